@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "DirectMe",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "directme", targets: ["directme"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+  ],
+  targets: [
+    // C libraries: a module map and a shim header each, nothing else.
+    .systemLibrary(
+      name: "CPocketSphinx",
+      pkgConfig: "pocketsphinx",
+      providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]
+    ),
+    .systemLibrary(
+      name: "CPulseSimple",
+      pkgConfig: "libpulse-simple",
+      providers: [.apt(["libpulse-dev"])]
+    ),
+    .systemLibrary(
+      name: "CSDL2",
+      pkgConfig: "sdl2",
+      providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
+    ),
+
+    // Pure Swift: directions, hypotheses, interpretation and rescue, endpointing,
+    // animation, metrics. Never sees a C pointer.
+    .target(name: "DirectMeCore"),
+
+    // Adapters: one per outside world. Only these import the C modules.
+    .target(name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "CPocketSphinx"]),
+    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple"]),
+    .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
+
+    // The executable: argument parsing and wiring.
+    .executableTarget(
+      name: "directme",
+      dependencies: [
+        "DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore"]),
+    .testTarget(name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio"]),
+    .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio"]),
+    .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay"]),
+    .testTarget(name: "DirectMeEndToEndTests", dependencies: ["DirectMeCore", "DirectMeAudio"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,97 @@
+import CPulseSimple
+import Foundation
+
+/// A PulseAudio call that failed, with PulseAudio's own message.
+public struct PulseAudioError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The C function that failed.
+  public var function: String
+  /// PulseAudio's error code (`PA_ERR_*`).
+  public var code: Int32
+  /// What went wrong and what to do about it.
+  public var message: String
+
+  public var description: String { message }
+
+  /// Whether the server or the source went away (the microphone may come back).
+  public var isConnectionLost: Bool {
+    [PA_ERR_CONNECTIONREFUSED, PA_ERR_CONNECTIONTERMINATED, PA_ERR_KILLED, PA_ERR_NOENTITY, PA_ERR_IO]
+      .map { Int32($0.rawValue) }.contains(code)
+  }
+
+  init(function: String, code: Int32, device: String?) {
+    self.function = function
+    self.code = code
+    let reason = String(cString: pa_strerror(code))
+    switch code {
+    case Int32(PA_ERR_CONNECTIONREFUSED.rawValue), Int32(PA_ERR_INVALIDSERVER.rawValue):
+      message =
+        "cannot connect to PulseAudio (\(reason)): start a server with `pulseaudio --start`, or replay files with `directme replay FILE.wav`"
+    case Int32(PA_ERR_NOENTITY.rawValue) where function == "pa_simple_new":
+      message =
+        "no such PulseAudio source '\(device ?? "default")' (\(reason)); list sources with `pactl list short sources`"
+    default:
+      message = "PulseAudio \(function) failed: \(reason)"
+    }
+  }
+}
+
+/// Records 16 kHz mono 16-bit audio from a PulseAudio source with a short fragment size,
+/// so each read returns within about one fragment of the sound arriving.
+///
+/// `read` blocks: call it from a thread of its own.
+public final class Microphone {
+  public static let sampleRate = 16_000
+  public let device: String?
+  public let fragmentDuration: Double
+  private let stream: OpaquePointer
+
+  /// Connects to the PulseAudio server and opens a record stream.
+  ///
+  /// The corresponding C function is `pa_simple_new`. The simple API connects the stream with
+  /// `PA_STREAM_ADJUST_LATENCY`, so `fragsize` sets the latency of each read.
+  /// - Parameters:
+  ///   - device: A source name (`nil`: the default source).
+  ///   - fragmentDuration: Seconds of audio per fragment the server sends (10 ms by default;
+  ///     PulseAudio's default is about 2 s).
+  public init(device: String? = nil, fragmentDuration: Double = 0.010, applicationName: String = "DirectMe") throws {
+    self.device = device
+    self.fragmentDuration = fragmentDuration
+    var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(Self.sampleRate), channels: 1)
+    let fragmentBytes = UInt32(Double(Self.sampleRate) * fragmentDuration) * 2
+    var attributes = pa_buffer_attr(
+      maxlength: UInt32(Self.sampleRate * 2 * 4),  // at most 4 s queued if we fall behind
+      tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max, fragsize: fragmentBytes)
+    var error: Int32 = 0
+    guard
+      let stream = pa_simple_new(
+        nil, applicationName, PA_STREAM_RECORD, device, "voice commands", &spec, nil, &attributes, &error)
+    else {
+      throw PulseAudioError(function: "pa_simple_new", code: error, device: device)
+    }
+    self.stream = stream
+  }
+
+  deinit {
+    pa_simple_free(stream)
+  }
+
+  /// Blocks until `count` samples have been recorded and returns them.
+  ///
+  /// The corresponding C function is `pa_simple_read`.
+  public func read(count: Int) throws -> [Int16] {
+    var samples = [Int16](repeating: 0, count: count)
+    var error: Int32 = 0
+    let status = samples.withUnsafeMutableBytes { pa_simple_read(stream, $0.baseAddress, $0.count, &error) }
+    if status < 0 { throw PulseAudioError(function: "pa_simple_read", code: error, device: device) }
+    return samples
+  }
+
+  /// Seconds of audio between the microphone and what `read` returns.
+  ///
+  /// The corresponding C function is `pa_simple_get_latency`.
+  public var latency: Double {
+    var error: Int32 = 0
+    let microseconds = pa_simple_get_latency(stream, &error)
+    return Double(microseconds) / 1_000_000
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Settings of the endpointer. Times are in seconds.
+public struct EndpointerSettings: Hashable, Sendable {
+  public var sampleRate: Int
+  /// Length of one analysis frame.
+  public var frameDuration: Double
+  /// How far (dB) a frame's energy must rise above the noise floor to count as speech.
+  public var onsetMargin: Double
+  /// Below this margin (dB) above the noise floor, a frame counts as silence again.
+  public var offsetMargin: Double
+  /// Speech must last this long before an utterance starts (rejects clicks).
+  public var minimumSpeech: Double
+  /// Silence this long ends an utterance.
+  public var endSilence: Double
+  /// Audio before the detected start handed to the recognizer with it.
+  public var preRoll: Double
+  /// An utterance is cut here, whatever the energy says (a fan, a running tap).
+  public var maximumUtterance: Double
+  /// The quietest the noise floor may be thought to be (dBFS): digital silence is not a floor.
+  public var lowestFloor: Double
+  /// The loudest the starting guess of the floor may be (dBFS).
+  public var highestInitialFloor: Double
+  /// How fast the floor may rise (dB per second) outside and inside speech.
+  public var floorRise: Double
+  public var floorRiseInSpeech: Double
+
+  public init(
+    sampleRate: Int = 16_000, frameDuration: Double = 0.010, onsetMargin: Double = 10,
+    offsetMargin: Double = 6, minimumSpeech: Double = 0.030, endSilence: Double = 0.5,
+    preRoll: Double = 0.3, maximumUtterance: Double = 10, lowestFloor: Double = -85,
+    highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5
+  ) {
+    self.sampleRate = sampleRate
+    self.frameDuration = frameDuration
+    self.onsetMargin = onsetMargin
+    self.offsetMargin = offsetMargin
+    self.minimumSpeech = minimumSpeech
+    self.endSilence = endSilence
+    self.preRoll = preRoll
+    self.maximumUtterance = maximumUtterance
+    self.lowestFloor = lowestFloor
+    self.highestInitialFloor = highestInitialFloor
+    self.floorRise = floorRise
+    self.floorRiseInSpeech = floorRiseInSpeech
+  }
+
+  public var frameLength: Int { Int((Double(sampleRate) * frameDuration).rounded()) }
+  func frames(_ seconds: Double) -> Int { max(1, Int((seconds / frameDuration).rounded())) }
+}
+
+/// What the endpointer made of one frame.
+public enum EndpointDecision: Hashable, Sendable {
+  /// Not in an utterance.
+  case silence
+  /// An utterance starts; `preRoll` holds the samples before and including this frame that
+  /// belong to it, oldest first.
+  case start(preRoll: [Int16])
+  /// The utterance goes on; this frame belongs to it.
+  case inSpeech
+  /// The utterance ended with this frame (which belongs to it); `cut` when it was cut at the
+  /// maximum length rather than ended by silence.
+  case end(cut: Bool)
+}
+
+/// Finds where utterances start and end in a stream of 16-bit frames, from energy above an
+/// adaptive noise floor. Pure: feed it frames, it says what they are.
+public struct Endpointer: Sendable {
+  public let settings: EndpointerSettings
+  /// The current noise floor estimate, dBFS.
+  public private(set) var floor: Double?
+  public private(set) var inSpeech = false
+
+  private var history: [[Int16]] = []  // recent frames, for the pre-roll
+  private var loudRun = 0
+  private var quietRun = 0
+  private var utteranceFrames = 0
+  private var previousSample: Int16 = 0
+
+  public init(settings: EndpointerSettings = .init()) {
+    self.settings = settings
+  }
+
+  /// Energy of a frame in dBFS after pre-emphasis, which keeps rumble and hum from
+  /// looking like speech.
+  public static func energy(of frame: [Int16], previous: Int16 = 0) -> Double {
+    guard !frame.isEmpty else { return -100 }
+    var sum = 0.0
+    var last = Double(previous)
+    for sample in frame {
+      let value = Double(sample)
+      let emphasized = value - 0.97 * last
+      sum += emphasized * emphasized
+      last = value
+    }
+    let meanSquare = sum / Double(frame.count) / (32768.0 * 32768.0)
+    return 10 * log10(max(meanSquare, 1e-10))
+  }
+
+  /// Classifies the next frame (`settings.frameLength` samples).
+  public mutating func process(_ frame: [Int16]) -> EndpointDecision {
+    let energy = Self.energy(of: frame, previous: previousSample)
+    previousSample = frame.last ?? previousSample
+    let floor = updateFloor(with: energy)
+
+    history.append(frame)
+    let keep = settings.frames(settings.preRoll) + settings.frames(settings.minimumSpeech)
+    if history.count > keep { history.removeFirst(history.count - keep) }
+
+    if !inSpeech {
+      if energy >= floor + settings.onsetMargin {
+        loudRun += 1
+      } else {
+        loudRun = 0
+      }
+      guard loudRun >= settings.frames(settings.minimumSpeech) else { return .silence }
+      inSpeech = true
+      quietRun = 0
+      utteranceFrames = loudRun
+      loudRun = 0
+      let preRoll = history.suffix(settings.frames(settings.preRoll) + settings.frames(settings.minimumSpeech))
+      history.removeAll(keepingCapacity: true)
+      return .start(preRoll: Array(preRoll.joined()))
+    }
+
+    utteranceFrames += 1
+    if energy < floor + settings.offsetMargin {
+      quietRun += 1
+    } else {
+      quietRun = 0
+    }
+    if quietRun >= settings.frames(settings.endSilence) {
+      inSpeech = false
+      quietRun = 0
+      return .end(cut: false)
+    }
+    if utteranceFrames >= settings.frames(settings.maximumUtterance) {
+      inSpeech = false
+      quietRun = 0
+      // Whatever kept it going is the new background.
+      self.floor = max(floor, energy - settings.offsetMargin)
+      return .end(cut: true)
+    }
+    return .inSpeech
+  }
+
+  /// Forgets the stream so far (a new stream begins); the floor is kept.
+  public mutating func reset() {
+    inSpeech = false
+    loudRun = 0
+    quietRun = 0
+    utteranceFrames = 0
+    history.removeAll()
+  }
+
+  private mutating func updateFloor(with energy: Double) -> Double {
+    let clamped = max(energy, settings.lowestFloor)
+    guard var floor else {
+      let initial = min(clamped, settings.highestInitialFloor)
+      self.floor = initial
+      return initial
+    }
+    if clamped < floor {
+      floor += 0.5 * (clamped - floor)
+    } else {
+      let rise = (inSpeech ? settings.floorRiseInSpeech : settings.floorRise) * settings.frameDuration
+      floor += min(clamped - floor, rise)
+    }
+    self.floor = floor
+    return floor
+  }
+}

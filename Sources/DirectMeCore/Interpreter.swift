@@ -1,0 +1,240 @@
+import Foundation
+
+/// The words that mean something to DirectMe.
+public struct Vocabulary: Hashable, Sendable {
+  /// Command words and the direction each stands for.
+  public var commands: [String: Direction]
+  /// Words allowed around commands and ignored ("move", "the ninja", "please").
+  public var carriers: Set<String>
+
+  public init(commands: [String: Direction], carriers: Set<String>) {
+    self.commands = commands
+    self.carriers = carriers
+  }
+
+  public static let standard = Vocabulary(
+    commands: Dictionary(uniqueKeysWithValues: Direction.allCases.map { ($0.rawValue, $0) }),
+    carriers: ["move", "go", "please", "now", "the", "ninja", "then", "and"]
+  )
+
+  public func direction(of word: String) -> Direction? { commands[word] }
+  public func isCarrier(_ word: String) -> Bool { carriers.contains(word) }
+}
+
+/// A near-miss turned into a command: the best transcription heard a word that is not a
+/// command, and a close alternate heard a command at the same time.
+public struct Rescue: Hashable, Sendable, Codable {
+  /// The word in the best transcription.
+  public var heard: String
+  /// The command taken from the alternate.
+  public var taken: Direction
+  /// Which transcription it came from (1 is the first alternate after the best).
+  public var alternate: Int
+  /// How far the alternate's score is below the best's (natural log, >= 0).
+  public var scoreGap: Double
+
+  public init(heard: String, taken: Direction, alternate: Int, scoreGap: Double) {
+    self.heard = heard
+    self.taken = taken
+    self.alternate = alternate
+    self.scoreGap = scoreGap
+  }
+}
+
+/// One move for the ninja, with the word it came from.
+public struct Instruction: Hashable, Sendable, Codable {
+  public var direction: Direction
+  /// The word as heard in the best transcription ("drown" when rescued to down).
+  public var heard: String
+  /// Where the word lies in the stream, in seconds.
+  public var start: Double
+  public var end: Double
+  /// Set when the instruction came from an alternate.
+  public var rescue: Rescue?
+
+  public init(direction: Direction, heard: String, start: Double, end: Double, rescue: Rescue? = nil) {
+    self.direction = direction
+    self.heard = heard
+    self.start = start
+    self.end = end
+    self.rescue = rescue
+  }
+}
+
+/// Why an utterance moved nothing.
+public enum Rejection: Hashable, Sendable, Codable {
+  /// Nothing but silence or noise was recognized.
+  case nothingHeard
+  /// Words were recognized, none of them a command.
+  case notACommand(heard: [String])
+  /// Command words were recognized, but none with enough confidence.
+  case lowConfidence(heard: [String], confidence: Double, threshold: Double)
+  /// Commands were buried in too much other speech to be meant as commands.
+  case tooMuchOtherSpeech(heard: [String], otherWords: Int, limit: Int)
+
+  /// A short human-readable reason.
+  public var reason: String {
+    switch self {
+    case .nothingHeard:
+      "nothing but silence or noise"
+    case .notACommand(let heard):
+      "not a command: \"\(heard.joined(separator: " "))\""
+    case .lowConfidence(let heard, let confidence, let threshold):
+      "not sure enough of \"\(heard.joined(separator: " "))\" (confidence \(confidence.formatted(digits: 2)) < \(threshold.formatted(digits: 2)))"
+    case .tooMuchOtherSpeech(let heard, let other, let limit):
+      "too much other speech around the command: \"\(heard.joined(separator: " "))\" (\(other) other words > \(limit))"
+    }
+  }
+
+  /// A stable machine-readable code.
+  public var code: String {
+    switch self {
+    case .nothingHeard: "nothing-heard"
+    case .notACommand: "not-a-command"
+    case .lowConfidence: "low-confidence"
+    case .tooMuchOtherSpeech: "too-much-other-speech"
+    }
+  }
+}
+
+/// What an utterance means: the instructions taken from it, or why it was refused.
+public struct Interpretation: Hashable, Sendable, Codable {
+  public var instructions: [Instruction]
+  public var rejection: Rejection?
+
+  public init(instructions: [Instruction], rejection: Rejection? = nil) {
+    self.instructions = instructions
+    self.rejection = rejection
+  }
+
+  public var directions: [Direction] { instructions.map(\.direction) }
+  public var rescues: [Rescue] { instructions.compactMap(\.rescue) }
+}
+
+/// Settings of the interpreter.
+public struct InterpreterSettings: Hashable, Sendable {
+  /// How far (natural log) an alternate's score may lie below the best's for a near-miss
+  /// in it to be rescued.
+  public var rescueMargin: Double
+  /// How much of the shorter word two words must share in time to be counterparts.
+  public var minimumOverlap: Double
+  /// Command words less sure than this are dropped (`nil`: no threshold).
+  public var minimumConfidence: Double?
+  /// An utterance with more words than this that are neither commands nor carriers is
+  /// refused as a whole (`nil`: no limit).
+  public var maximumOtherWords: Int?
+
+  public init(
+    rescueMargin: Double = 2.0, minimumOverlap: Double = 0.5,
+    minimumConfidence: Double? = nil, maximumOtherWords: Int? = nil
+  ) {
+    self.rescueMargin = rescueMargin
+    self.minimumOverlap = minimumOverlap
+    self.minimumConfidence = minimumConfidence
+    self.maximumOtherWords = maximumOtherWords
+  }
+}
+
+/// Turns final recognition results into instructions for the ninja.
+public struct Interpreter: Sendable {
+  public var vocabulary: Vocabulary
+  public var settings: InterpreterSettings
+
+  public init(vocabulary: Vocabulary = .standard, settings: InterpreterSettings = .init()) {
+    self.vocabulary = vocabulary
+    self.settings = settings
+  }
+
+  /// The instructions in `result`, in the order spoken, with near-misses rescued from the
+  /// alternates, or the reason it moves nothing.
+  public func interpret(_ result: RecognitionResult) -> Interpretation {
+    let best = result.bestTranscription
+    let spoken = best.segments.filter { !$0.isFiller }
+    guard !spoken.isEmpty else {
+      return Interpretation(instructions: [], rejection: .nothingHeard)
+    }
+
+    var instructions: [Instruction] = []
+    var unsure: [(word: String, confidence: Double)] = []
+    var otherWords = 0
+    for segment in spoken {
+      if let direction = vocabulary.direction(of: segment.word) {
+        if let threshold = settings.minimumConfidence, let confidence = segment.confidence,
+          confidence < threshold
+        {
+          unsure.append((segment.word, confidence))
+          continue
+        }
+        instructions.append(
+          Instruction(direction: direction, heard: segment.word, start: segment.start, end: segment.end))
+      } else if vocabulary.isCarrier(segment.word) {
+        continue
+      } else if let rescue = rescue(segment, in: result) {
+        instructions.append(
+          Instruction(
+            direction: rescue.taken, heard: segment.word, start: segment.start, end: segment.end,
+            rescue: rescue))
+      } else {
+        otherWords += 1
+      }
+    }
+
+    let heard = spoken.map(\.word)
+    if let limit = settings.maximumOtherWords, otherWords > limit, !instructions.isEmpty {
+      return Interpretation(
+        instructions: [], rejection: .tooMuchOtherSpeech(heard: heard, otherWords: otherWords, limit: limit))
+    }
+    if instructions.isEmpty {
+      if let least = unsure.min(by: { $0.confidence < $1.confidence }), let threshold = settings.minimumConfidence {
+        return Interpretation(
+          instructions: [],
+          rejection: .lowConfidence(heard: heard, confidence: least.confidence, threshold: threshold))
+      }
+      return Interpretation(instructions: [], rejection: .notACommand(heard: heard))
+    }
+    return Interpretation(instructions: instructions)
+  }
+
+  /// The first close alternate that heard a command where the best heard `segment`.
+  func rescue(_ segment: WordSegment, in result: RecognitionResult) -> Rescue? {
+    let bestScore = result.bestTranscription.score
+    for (index, alternate) in result.transcriptions.enumerated().dropFirst() {
+      let gap = bestScore - alternate.score
+      guard gap <= settings.rescueMargin else { continue }
+      guard let counterpart = counterpart(of: segment, in: alternate),
+        let direction = vocabulary.direction(of: counterpart.word)
+      else { continue }
+      if let threshold = settings.minimumConfidence, let confidence = counterpart.confidence,
+        confidence < threshold
+      {
+        continue
+      }
+      return Rescue(heard: segment.word, taken: direction, alternate: index, scoreGap: max(0, gap))
+    }
+    return nil
+  }
+
+  /// The word of `transcription` that shares the most time with `segment`, if it shares enough.
+  func counterpart(of segment: WordSegment, in transcription: Transcription) -> WordSegment? {
+    var bestMatch: WordSegment?
+    var bestOverlap = 0.0
+    for candidate in transcription.segments where !candidate.isFiller {
+      let overlap = candidate.overlap(with: segment)
+      if overlap > bestOverlap {
+        bestOverlap = overlap
+        bestMatch = candidate
+      }
+    }
+    guard let match = bestMatch else { return nil }
+    let shorter = min(match.duration, segment.duration)
+    guard shorter > 0, bestOverlap / shorter >= settings.minimumOverlap else { return nil }
+    return match
+  }
+}
+
+extension Double {
+  /// This number with `digits` digits after the point ("0.50").
+  public func formatted(digits: Int) -> String {
+    String(format: "%.\(digits)f", self)
+  }
+}

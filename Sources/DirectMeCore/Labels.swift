@@ -1,0 +1,88 @@
+/// One line of a labels file: a recording and the directions said in it (none for a
+/// recording that holds no command).
+public struct LabeledRecording: Hashable, Sendable {
+  /// The path as written in the file (relative paths are relative to the file's folder).
+  public var path: String
+  public var expected: [Direction]
+  /// The line it came from, counting from 1.
+  public var line: Int
+
+  public init(path: String, expected: [Direction], line: Int) {
+    self.path = path
+    self.expected = expected
+    self.line = line
+  }
+}
+
+/// A line of a labels file that could not be read.
+public struct LabelsError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var line: Int
+  public var problem: String
+  public init(line: Int, problem: String) {
+    self.line = line
+    self.problem = problem
+  }
+  public var description: String { "line \(line): \(problem)" }
+}
+
+/// Reads labels files: one recording a line, `path<TAB>directions`, directions space-separated
+/// and empty for a non-command. Blank lines and lines starting with `#` are skipped.
+public enum LabelsFormat {
+  /// Every good line, and an error for each bad one (so one bad line loses nothing else).
+  public static func parse(_ text: String) -> (recordings: [LabeledRecording], errors: [LabelsError]) {
+    var recordings: [LabeledRecording] = []
+    var errors: [LabelsError] = []
+    var seen: [String: Int] = [:]
+    var number = 0
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      number += 1
+      var line = rawLine
+      if line.last == "\r" { line = line.dropLast() }
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.first == "#" { continue }
+      guard let tab = line.firstIndex(of: "\t") else {
+        errors.append(LabelsError(line: number, problem: "expected 'path<TAB>directions', found no tab"))
+        continue
+      }
+      let path = String(line[..<tab])
+      if path.trimmingSpaces.isEmpty {
+        errors.append(LabelsError(line: number, problem: "the path is empty"))
+        continue
+      }
+      if path.utf8.contains(0) {
+        errors.append(LabelsError(line: number, problem: "the path holds a NUL byte"))
+        continue
+      }
+      let rest = line[line.index(after: tab)...]
+      guard let expected = [Direction](parsing: rest) else {
+        let unknown = rest.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+          .first { Direction(rawValue: $0.lowercased()) == nil } ?? rest
+        errors.append(
+          LabelsError(
+            line: number,
+            problem: "unknown direction '\(unknown)' (expected up, down, left or right)"))
+        continue
+      }
+      if let first = seen[path] {
+        errors.append(LabelsError(line: number, problem: "'\(path)' is already listed on line \(first)"))
+        continue
+      }
+      seen[path] = number
+      recordings.append(LabeledRecording(path: path, expected: expected, line: number))
+    }
+    return (recordings, errors)
+  }
+
+  /// The file's text for `recordings`.
+  public static func format(_ recordings: [(path: String, expected: [Direction])]) -> String {
+    recordings.map { "\($0.path)\t\($0.expected.map(\.rawValue).joined(separator: " "))\n" }.joined()
+  }
+}
+
+extension String {
+  var trimmingSpaces: Substring {
+    var text = Substring(self)
+    while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+    while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+    return text
+  }
+}

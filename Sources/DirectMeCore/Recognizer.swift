@@ -1,0 +1,50 @@
+/// A speech recognizer that decodes one utterance at a time, streamed in small chunks of
+/// 16 kHz mono 16-bit audio. Times in its results are seconds from the utterance's start.
+///
+/// The PocketSphinx adapter implements it; tests can drive the pipeline with a fake.
+public protocol Recognizer: AnyObject {
+  /// Begins a new utterance.
+  func startUtterance() throws
+  /// Decodes more audio of the current utterance.
+  func process(_ samples: [Int16]) throws
+  /// The best reading so far, while the utterance goes on.
+  func partialResult() -> Transcription?
+  /// Ends the utterance and gives what was recognized: the best transcription and the
+  /// alternates.
+  func endUtterance() throws -> RecognitionResult
+  /// Forgets what was learned of the channel (cepstral means), as for a new speaker or file,
+  /// so that results do not depend on what was decoded before.
+  func resetAdaptation()
+}
+
+extension Recognizer {
+  public func resetAdaptation() {}
+}
+
+/// The final word on one utterance: what was recognized, what it means, and when (in
+/// stream time) the pipeline said so.
+public struct Utterance: Hashable, Sendable, Codable {
+  public var result: RecognitionResult
+  public var interpretation: Interpretation
+  /// Stream time (seconds) at which the final result and its instructions were emitted.
+  public var emittedAt: Double
+  /// The utterance was cut at the maximum length instead of ending in silence.
+  public var wasCut: Bool
+
+  public init(result: RecognitionResult, interpretation: Interpretation, emittedAt: Double, wasCut: Bool = false) {
+    self.result = result
+    self.interpretation = interpretation
+    self.emittedAt = emittedAt
+    self.wasCut = wasCut
+  }
+}
+
+/// What the listening pipeline reports as audio flows through it.
+public enum ListenerEvent: Hashable, Sendable {
+  /// Speech began at this stream time.
+  case speechStarted(at: Double)
+  /// The best reading so far changed.
+  case partial(Transcription, at: Double)
+  /// An utterance ended: its result, interpretation and instructions.
+  case final(Utterance)
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// The JSON shape of one replayed file (`directme replay --json`): one object a line.
+public struct FileReport: Codable, Hashable, Sendable {
+  public struct Word: Codable, Hashable, Sendable {
+    public var word: String
+    public var start: Double
+    public var end: Double
+    public var score: Double
+    public var confidence: Double?
+  }
+  public struct Alternate: Codable, Hashable, Sendable {
+    public var transcript: String
+    public var score: Double
+    /// How far below the best (natural log, >= 0).
+    public var gap: Double
+    public var words: [Word]
+  }
+  public struct RescueReport: Codable, Hashable, Sendable {
+    public var heard: String
+    public var taken: Direction
+    public var alternate: Int
+    public var scoreGap: Double
+  }
+  public struct RejectionReport: Codable, Hashable, Sendable {
+    public var code: String
+    public var reason: String
+  }
+  public struct UtteranceReport: Codable, Hashable, Sendable {
+    public var transcript: String
+    public var start: Double
+    public var end: Double
+    public var confidence: Double?
+    public var score: Double
+    public var words: [Word]
+    public var alternates: [Alternate]
+    public var rescues: [RescueReport]
+    public var rejection: RejectionReport?
+    public var instructions: [Direction]
+    public var emittedAt: Double
+    public var cut: Bool
+  }
+
+  /// The path as given on the command line.
+  public var file: String
+  public var duration: Double?
+  public var instructions: [Direction]
+  /// For each instruction, the stream time in seconds at which the pipeline emitted it.
+  public var emittedAt: [Double]
+  public var utterances: [UtteranceReport]
+  /// Why the file could not be processed (then the rest is empty).
+  public var error: String?
+  /// Problems that did not stop processing (a header promising more audio than there is).
+  public var warnings: [String]
+
+  public init(file: String, result: StreamResult, warnings: [String] = []) {
+    self.file = file
+    duration = result.duration.rounded(to: 3)
+    let timed = result.instructions
+    instructions = timed.map(\.instruction.direction)
+    emittedAt = timed.map { $0.emittedAt.rounded(to: 3) }
+    utterances = result.utterances.map(Self.report)
+    error = nil
+    self.warnings = warnings
+  }
+
+  public init(file: String, error: String) {
+    self.file = file
+    duration = nil
+    instructions = []
+    emittedAt = []
+    utterances = []
+    self.error = error
+    warnings = []
+  }
+
+  static func words(_ transcription: Transcription) -> [Word] {
+    transcription.segments.filter { !$0.isFiller }.map {
+      Word(
+        word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
+        confidence: $0.confidence?.rounded(to: 3))
+    }
+  }
+
+  static func report(_ utterance: Utterance) -> UtteranceReport {
+    let result = utterance.result
+    let best = result.bestTranscription
+    let interpretation = utterance.interpretation
+    return UtteranceReport(
+      transcript: best.formattedString,
+      start: result.start.rounded(to: 3),
+      end: result.end.rounded(to: 3),
+      confidence: result.confidence?.rounded(to: 3),
+      score: best.score.rounded(to: 3),
+      words: words(best),
+      alternates: result.alternates.map {
+        Alternate(
+          transcript: $0.formattedString, score: $0.score.rounded(to: 3),
+          gap: (best.score - $0.score).rounded(to: 3), words: words($0))
+      },
+      rescues: interpretation.rescues.map {
+        RescueReport(heard: $0.heard, taken: $0.taken, alternate: $0.alternate, scoreGap: $0.scoreGap.rounded(to: 3))
+      },
+      rejection: interpretation.rejection.map { RejectionReport(code: $0.code, reason: $0.reason) },
+      instructions: interpretation.directions,
+      emittedAt: utterance.emittedAt.rounded(to: 3),
+      cut: utterance.wasCut)
+  }
+
+  /// One line of JSON.
+  public func jsonLine() -> String {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(self) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+extension Double {
+  /// Rounded to `digits` decimals.
+  public func rounded(to digits: Int) -> Double {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    return (self * scale).rounded() / scale
+  }
+}
+
+/// Human-readable text for replayed files.
+public enum TextReport {
+  /// The lines for one utterance.
+  public static func lines(for utterance: Utterance, alternates: Int = 3) -> [String] {
+    let result = utterance.result
+    let best = result.bestTranscription
+    let interpretation = utterance.interpretation
+    var lines: [String] = []
+    let span = "\(result.start.formatted(digits: 2))-\(result.end.formatted(digits: 2)) s"
+    let confidence = result.confidence.map { ", confidence \($0.formatted(digits: 2))" } ?? ""
+    let transcript = best.formattedString.isEmpty ? "(silence)" : "\"\(best.formattedString)\""
+    lines.append("  \(span): \(transcript)\(confidence)")
+    for (index, alternate) in result.alternates.prefix(alternates).enumerated() {
+      let gap = (best.score - alternate.score).formatted(digits: 2)
+      lines.append("      alternate \(index + 1): \"\(alternate.formattedString)\" (gap \(gap))")
+    }
+    for rescue in interpretation.rescues {
+      lines.append(
+        "    rescued: \(rescue.heard) -> \(rescue.taken.rawValue) (alternate \(rescue.alternate), gap \(rescue.scoreGap.formatted(digits: 2)))"
+      )
+    }
+    if let rejection = interpretation.rejection {
+      lines.append("    rejected: \(rejection.reason)")
+    } else {
+      lines.append(
+        "    instructions: \(interpretation.directions.map(\.rawValue).joined(separator: " ")) (at \(utterance.emittedAt.formatted(digits: 2)) s)"
+      )
+    }
+    return lines
+  }
+}

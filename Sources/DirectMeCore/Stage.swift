@@ -1,0 +1,93 @@
+/// Everything the window shows at one moment. Pure data: the display adapter draws it.
+public struct Scene: Hashable, Sendable {
+  public var spritePosition: Point
+  public var isListening: Bool
+  /// The best reading of the utterance under way.
+  public var partial: String
+  /// The last final transcript and what became of it.
+  public var lastTranscript: String
+  public var lastInstructions: [Direction]
+  /// Near-misses taken as commands in the last utterance ("drown -> down").
+  public var rescues: [String]
+  /// Why the last utterance moved nothing, if it did not.
+  public var rejection: String?
+  /// A problem to show (the microphone is lost, ...).
+  public var status: String?
+  /// Input level 0...1, when known.
+  public var level: Double?
+
+  public init(
+    spritePosition: Point, isListening: Bool = false, partial: String = "", lastTranscript: String = "",
+    lastInstructions: [Direction] = [], rescues: [String] = [], rejection: String? = nil,
+    status: String? = nil, level: Double? = nil
+  ) {
+    self.spritePosition = spritePosition
+    self.isListening = isListening
+    self.partial = partial
+    self.lastTranscript = lastTranscript
+    self.lastInstructions = lastInstructions
+    self.rescues = rescues
+    self.rejection = rejection
+    self.status = status
+    self.level = level
+  }
+}
+
+/// The state of the DirectMe window: the ninja's animation and the texts around it, driven
+/// by listener events. Pure: time is given.
+public struct Stage: Sendable {
+  public private(set) var animator: Animator
+  public private(set) var isListening: Bool
+  public private(set) var partial = ""
+  public private(set) var lastUtterance: Utterance?
+  public var status: String?
+  public var level: Double?
+
+  public init(animator: Animator, isListening: Bool = false) {
+    self.animator = animator
+    self.isListening = isListening
+  }
+
+  public mutating func setListening(_ listening: Bool) {
+    isListening = listening
+    if !listening { partial = "" }
+  }
+
+  /// Applies an event from the listener at `time` (the animation's clock); returns the
+  /// keyframes it queued.
+  @discardableResult
+  public mutating func apply(_ event: ListenerEvent, at time: Double) -> [Keyframe] {
+    switch event {
+    case .speechStarted:
+      partial = ""
+      return []
+    case .partial(let transcription, _):
+      partial = transcription.formattedString
+      return []
+    case .final(let utterance):
+      partial = ""
+      lastUtterance = utterance
+      return utterance.interpretation.instructions.map { animator.enqueue($0.direction, at: time) }
+    }
+  }
+
+  /// What to draw at `time`.
+  public func scene(at time: Double) -> Scene {
+    let interpretation = lastUtterance?.interpretation
+    return Scene(
+      spritePosition: animator.position(at: time),
+      isListening: isListening,
+      partial: partial,
+      lastTranscript: lastUtterance?.result.bestTranscription.formattedString ?? "",
+      lastInstructions: interpretation?.directions ?? [],
+      rescues: interpretation?.rescues.map { "\($0.heard) -> \($0.taken.rawValue)" } ?? [],
+      rejection: interpretation?.rejection?.reason,
+      status: status,
+      level: level)
+  }
+
+  /// Whether frames must keep coming at `time` (the sprite is moving).
+  public func isAnimating(at time: Double) -> Bool {
+    animator.isAnimating(at: time)
+  }
+}

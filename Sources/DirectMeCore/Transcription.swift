@@ -1,0 +1,110 @@
+/// A word the recognizer heard, with where it lies in the stream.
+///
+/// The counterpart of `SFTranscriptionSegment` on iOS.
+public struct WordSegment: Hashable, Sendable, Codable {
+  /// The word as spelled in the grammar (pronunciation variants folded: "read(2)" is "read").
+  public var word: String
+  /// Start and end in seconds of stream time.
+  public var start: Double
+  public var end: Double
+  /// The word's score in the decoder's log domain (natural log; higher is better).
+  public var score: Double
+  /// How sure the recognizer is of this word, 0...1, when it can say.
+  public var confidence: Double?
+
+  public init(word: String, start: Double, end: Double, score: Double = 0, confidence: Double? = nil) {
+    self.word = word
+    self.start = start
+    self.end = end
+    self.score = score
+    self.confidence = confidence
+  }
+
+  public var duration: Double { end - start }
+
+  /// Silence and noise markers ("<sil>", "[NOISE]", "+SPN+", "<s>") are not words anyone said.
+  public var isFiller: Bool { Self.isFiller(word) }
+
+  public static func isFiller(_ word: String) -> Bool {
+    guard let first = word.first else { return true }
+    // "(NULL)" marks a null transition in grammar lattices.
+    return first == "<" || first == "[" || first == "+" || first == "("
+  }
+
+  /// Seconds this segment shares with `other`.
+  public func overlap(with other: WordSegment) -> Double {
+    max(0, min(end, other.end) - max(start, other.start))
+  }
+
+  /// This segment moved by `offset` seconds.
+  public func shifted(by offset: Double) -> WordSegment {
+    var copy = self
+    copy.start += offset
+    copy.end += offset
+    return copy
+  }
+}
+
+/// One reading of an utterance: its words in order and the path score.
+///
+/// The counterpart of `SFTranscription` on iOS.
+public struct Transcription: Hashable, Sendable, Codable {
+  public var segments: [WordSegment]
+  /// The whole path's score in the decoder's log domain (natural log; higher is better).
+  public var score: Double
+
+  public init(segments: [WordSegment], score: Double) {
+    self.segments = segments
+    self.score = score
+  }
+
+  /// The words said, fillers left out, separated by spaces.
+  public var formattedString: String {
+    words.joined(separator: " ")
+  }
+
+  /// The words said, fillers left out.
+  public var words: [String] {
+    segments.filter { !$0.isFiller }.map(\.word)
+  }
+
+  public func shifted(by offset: Double) -> Transcription {
+    Transcription(segments: segments.map { $0.shifted(by: offset) }, score: score)
+  }
+}
+
+/// What the recognizer made of one utterance once it ended.
+///
+/// The counterpart of a final `SFSpeechRecognitionResult`: the best transcription first,
+/// then the alternates (n-best), best to worst.
+public struct RecognitionResult: Hashable, Sendable, Codable {
+  public var transcriptions: [Transcription]
+  /// Where the utterance lies in the stream, in seconds.
+  public var start: Double
+  public var end: Double
+  /// Posterior probability of the best transcription, 0...1, when the recognizer can say.
+  public var confidence: Double?
+
+  public init(transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil) {
+    self.transcriptions = transcriptions
+    self.start = start
+    self.end = end
+    self.confidence = confidence
+  }
+
+  /// The best transcription; empty when nothing was recognized.
+  public var bestTranscription: Transcription {
+    transcriptions.first ?? Transcription(segments: [], score: 0)
+  }
+
+  /// The alternates after the best one.
+  public var alternates: ArraySlice<Transcription> {
+    transcriptions.dropFirst()
+  }
+
+  public func shifted(by offset: Double) -> RecognitionResult {
+    RecognitionResult(
+      transcriptions: transcriptions.map { $0.shifted(by: offset) },
+      start: start + offset, end: end + offset, confidence: confidence)
+  }
+}

@@ -1,0 +1,87 @@
+import CPocketSphinx
+import Foundation
+import Synchronization
+
+/// Collects sphinxbase's log so errors can carry the decoder's own words.
+///
+/// sphinxbase logs through one process-wide callback; this keeps the last lines, echoes
+/// them to stderr when `DIRECTME_SPHINX_LOG=1`, and turns the library's fatal errors
+/// (which call `exit`) into one clear line first.
+enum SphinxLog {
+  private static let lines = Mutex<[String]>([])
+  private static let context = Mutex<String?>(nil)
+  private static let echo = ProcessInfo.processInfo.environment["DIRECTME_SPHINX_LOG"] == "1"
+
+  /// Routes sphinxbase's log here; idempotent.
+  static func install() {
+    _ = installed
+  }
+
+  private static let installed: Void = {
+    directme_sphinx_set_log { level, line in
+      SphinxLog.record(level: level, line: line.map { String(cString: $0) } ?? "")
+    }
+  }()
+
+  private static func record(level: Int32, line: String) {
+    if echo { FileHandle.standardError.write(Data(line.utf8)) }
+    guard level >= Int32(ERR_WARN.rawValue) else { return }
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    lines.withLock {
+      $0.append(trimmed)
+      if $0.count > 32 { $0.removeFirst($0.count - 32) }
+    }
+    if level == Int32(ERR_FATAL.rawValue) {
+      // The library calls exit() right after this; say what was being done first.
+      let doing = context.withLock { $0 } ?? "pocketsphinx"
+      FileHandle.standardError.write(Data("directme: error: \(doing): \(Self.clean(trimmed))\n".utf8))
+    }
+  }
+
+  /// Runs `body` with a description of what it does, for fatal errors, and returns it with
+  /// the warnings and errors it logged.
+  static func capturing<T>(_ doing: String, _ body: () throws -> T) rethrows -> (T, [String]) {
+    install()
+    lines.withLock { $0.removeAll() }
+    context.withLock { $0 = doing }
+    defer { context.withLock { $0 = nil } }
+    let value = try body()
+    return (value, lines.withLock { $0 })
+  }
+
+  /// A log line without sphinxbase's `ERROR: "file.c", line 12:` prefix.
+  static func clean(_ line: String) -> String {
+    var text = Substring(line)
+    for prefix in ["FATAL: ", "ERROR: ", "WARN: "] where text.hasPrefix(prefix) {
+      text = text.dropFirst(prefix.count)
+    }
+    if text.hasPrefix("\""), let range = text.range(of: ": ") {
+      // "fsg_search.c", line 141: message
+      let head = text[..<range.lowerBound]
+      if head.contains(", line ") { text = text[range.upperBound...] }
+    }
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// A PocketSphinx call that failed, with the library's own explanation.
+public struct PocketSphinxError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The C function that failed.
+  public var function: String
+  /// What went wrong, in words a user can act on.
+  public var message: String
+
+  public init(function: String, message: String) {
+    self.function = function
+    self.message = message
+  }
+
+  public var description: String { message }
+
+  /// An error for `function` from the lines it logged (the last error line, cleaned).
+  static func from(_ function: String, log: [String], fallback: String) -> PocketSphinxError {
+    let errors = log.filter { $0.hasPrefix("ERROR") || $0.hasPrefix("FATAL") }
+    let message = errors.last.map(SphinxLog.clean) ?? fallback
+    return PocketSphinxError(function: function, message: message)
+  }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct DirectMe: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "directme",
+    abstract: "Direct a ninja around a window by voice, offline.",
+    discussion: """
+      Say "up", "move left" or "down down right" and the ninja moves. Recognition runs locally \
+      with PocketSphinx; nothing leaves the machine.
+      """,
+    subcommands: [Live.self, Replay.self, Score.self],
+    defaultSubcommand: Live.self
+  )
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import DirectMeAudio
+import DirectMeCore
+import DirectMeRecognizer
+import Foundation
+
+struct Live: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Direct the ninja live from the microphone (the default).",
+    discussion: """
+      Press Space or click the button to start and stop listening (push-to-talk), or pass \
+      --hands-free to listen all the time. Esc, q or closing the window quits.
+      """
+  )
+
+  @Option(help: ArgumentHelp("PulseAudio source to record from (default: the default source).", valueName: "name"))
+  var device: String?
+
+  @Flag(help: "Listen all the time instead of push-to-talk.")
+  var handsFree = false
+
+  @Option(help: ArgumentHelp("Stop after this many seconds of audio.", valueName: "seconds"))
+  var duration: Double?
+
+  @OptionGroup(title: "Recognizer")
+  var recognizer: RecognizerOptions
+
+  @OptionGroup(title: "Window")
+  var display: DisplayOptions
+
+  func validate() throws {
+    if let duration, !(duration > 0 && duration.isFinite) {
+      throw ValidationError("--duration must be a positive number of seconds")
+    }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let recognizer = try self.recognizer.makeRecognizer()
+      let interpreter = self.recognizer.interpreter
+      let microphone = try Microphone(device: device)
+      let listening = handsFree || display.headless
+      let maximumSamples = duration.map { Int($0 * Double(Microphone.sampleRate)) }
+      let box = UncheckedBox((recognizer, microphone))
+      let outcome = try runStage(display: display, listening: listening, pushToTalk: !display.headless) { channel in
+        let (recognizer, microphone) = box.value
+        let chunks = BlockingQueue<[Int16]>()
+        let chunkSamples = Microphone.sampleRate / 100
+        let microphoneBox = UncheckedBox(microphone)
+        let capture = Thread {
+          let microphone = microphoneBox.value
+          do {
+            while !channel.isClosed {
+              chunks.push(try microphone.read(count: chunkSamples))
+            }
+          } catch {
+            channel.post(.status("microphone lost: \(error)"))
+          }
+          chunks.close()
+        }
+        capture.start()
+
+        let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
+        var captured = 0
+        do {
+          while let chunk = chunks.pop(), !channel.isClosed {
+            captured += chunk.count
+            if channel.isListening {
+              for event in try listener.feed(chunk) { channel.post(.listener(event)) }
+            } else if listener.isInUtterance {
+              for event in try listener.finish() { channel.post(.listener(event)) }
+            }
+            if let maximumSamples, captured >= maximumSamples { break }
+          }
+          for event in try listener.finish() { channel.post(.listener(event)) }
+          channel.post(.finished(failed: false))
+        } catch {
+          channel.post(.status("recognizer failed: \(error)"))
+          channel.post(.finished(failed: true))
+        }
+      }
+      if outcome.failed { throw ExitCode(1) }
+    }
+  }
+}
+
+/// Carries a value that is handed to exactly one other thread.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// A queue between two threads; `pop` waits for an item, `nil` once closed and empty.
+final class BlockingQueue<Element>: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var items: [Element] = []
+  private var head = 0
+  private var closed = false
+
+  func push(_ item: Element) {
+    condition.lock()
+    items.append(item)
+    condition.signal()
+    condition.unlock()
+  }
+
+  func pop() -> Element? {
+    condition.lock()
+    defer { condition.unlock() }
+    while head == items.count && !closed { condition.wait() }
+    guard head < items.count else { return nil }
+    let item = items[head]
+    head += 1
+    if head > 1024 {
+      items.removeFirst(head)
+      head = 0
+    }
+    return item
+  }
+
+  func close() {
+    condition.lock()
+    closed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}

@@ -1,0 +1,140 @@
+import ArgumentParser
+import DirectMeAudio
+import DirectMeCore
+import DirectMeRecognizer
+import Foundation
+
+struct Replay: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run recorded command files through the same pipeline as the microphone.",
+    discussion: """
+      Each WAV file (any rate, channels and encoding) is fed to the recognizer in 10 ms chunks \
+      as if spoken live. Folders are searched for .wav files.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("WAV files or folders of them.", valueName: "path"))
+  var paths: [String]
+
+  @Flag(help: "Print one JSON object per file per line.")
+  var json = false
+
+  @OptionGroup(title: "Recognizer")
+  var recognizer: RecognizerOptions
+
+  @OptionGroup(title: "Window")
+  var display: DisplayOptions
+
+  @Flag(help: "Animate the ninja in the window while replaying, in real time.")
+  var window = false
+
+  func validate() throws {
+    guard !paths.isEmpty else { throw ValidationError("give at least one WAV file or folder") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let files = expandAudioPaths(paths)
+      guard !files.isEmpty else { throw Failure("no .wav files in \(paths.joined(separator: ", "))") }
+      let recognizer = try self.recognizer.makeRecognizer()
+      if window || display.headless || display.screenshot != nil {
+        try replayOnStage(files, recognizer: recognizer)
+      } else {
+        try replayToText(files, recognizer: recognizer)
+      }
+    }
+  }
+
+  /// Replays each file and prints what came of it.
+  private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer) throws {
+    var failures: [String] = []
+    for file in files {
+      switch replayFile(file, recognizer: recognizer) {
+      case .success(let (result, warnings)):
+        if json {
+          print(FileReport(file: file, result: result, warnings: warnings).jsonLine())
+        } else {
+          printText(file: file, result: result)
+        }
+        for warning in warnings { warn("directme: warning: \(warning)") }
+        if !warnings.isEmpty { failures.append(file) }
+      case .failure(let error):
+        warn("directme: error: \(error)")
+        if json { print(FileReport(file: file, error: "\(error)").jsonLine()) }
+        failures.append(file)
+      }
+      fflush(nil)
+    }
+    if !failures.isEmpty {
+      if files.count > 1 { warn("directme: \(failures.count) of \(files.count) files had problems: \(failures.joined(separator: ", "))") }
+      throw ExitCode(1)
+    }
+  }
+
+  private func printText(file: String, result: StreamResult) {
+    print("\(file) (\(result.duration.formatted(digits: 2)) s)")
+    if result.utterances.isEmpty { print("  no speech") }
+    for utterance in result.utterances {
+      TextReport.lines(for: utterance).forEach { print($0) }
+    }
+    let directions = result.directions.map(\.rawValue).joined(separator: " ")
+    print("  => \(directions.isEmpty ? "(no instructions)" : directions)")
+  }
+
+  /// Replays the files into the window (or headless stage), paced in real time with a window.
+  private func replayOnStage(_ files: [String], recognizer: PocketSphinxRecognizer) throws {
+    let interpreter = self.recognizer.interpreter
+    let paced = window && !display.headless
+    let box = UncheckedBox(recognizer)
+    let producer: StageProducer = { channel in
+      let recognizer = box.value
+      var failed = false
+      for file in files {
+        do {
+          let source = try AudioFileSource(path: file)
+          let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
+          let clock = ContinuousClock()
+          let start = clock.now
+          let result = try listener.run(next: {
+            if channel.isClosed { return nil }
+            if paced {
+              let due = start + .milliseconds(Int(listener.time * 1000))
+              if due > clock.now { Thread.sleep(forTimeInterval: Double((due - clock.now).components.attoseconds) / 1e18) }
+            }
+            return try source.next()
+          }, onEvent: { channel.post(.listener($0)) })
+          if source.reader.isTruncated { warn("directme: warning: \(file): the header declares more audio than the file holds") }
+          channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
+        } catch {
+          warn("directme: error: \(error)")
+          failed = true
+        }
+      }
+      channel.post(.finished(failed: failed))
+    }
+    let outcome = try runStage(display: display, listening: true, producer: producer)
+    if outcome.failed { throw ExitCode(1) }
+  }
+}
+
+/// Replays one file into a fresh pipeline.
+func replayFile(
+  _ file: String, recognizer: PocketSphinxRecognizer, interpreter: Interpreter = Interpreter(),
+  endpointer: EndpointerSettings = .init()
+) -> Result<(StreamResult, [String]), Error> {
+  Result {
+    let source = try AudioFileSource(path: file)
+    recognizer.resetAdaptation()
+    let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: endpointer)
+    let result = try listener.run(next: source.next)
+    var warnings: [String] = []
+    if source.reader.isTruncated {
+      let declared = Double(source.reader.declaredFrames ?? 0) / Double(source.format.sampleRate)
+      let held = declared - Double(source.reader.shortBy) / Double(source.format.sampleRate)
+      warnings.append(
+        "\(file): truncated: the header declares \(declared.formatted(digits: 2)) s of audio, the file holds \(held.formatted(digits: 2)) s (the part present was processed)"
+      )
+    }
+    return (result, warnings)
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Finds DirectMe's own files (grammars/, Assets/) next to the executable, in the folder
+/// named by DIRECTME_HOME, or in the current folder.
+enum Resources {
+  static let grammarName = "grammars/directme.gram"
+
+  /// The folder holding grammars/ and Assets/, if any.
+  static let home: URL? = {
+    let fileManager = FileManager.default
+    var candidates: [URL] = []
+    if let env = ProcessInfo.processInfo.environment["DIRECTME_HOME"] {
+      candidates.append(URL(fileURLWithPath: env))
+    }
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var folder = executable.deletingLastPathComponent()
+    for _ in 0..<6 {
+      candidates.append(folder)
+      folder = folder.deletingLastPathComponent()
+    }
+    candidates.append(URL(fileURLWithPath: fileManager.currentDirectoryPath))
+    return candidates.first { fileManager.fileExists(atPath: $0.appendingPathComponent(grammarName).path) }
+  }()
+
+  static func path(_ relative: String) -> String {
+    (home ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(relative).path
+  }
+
+  static var defaultGrammar: String { path(grammarName) }
+  static var defaultSprite: String { path("Assets/ninja.bmp") }
+}
