@@ -1,4 +1,5 @@
 import CPocketSphinx
+import DirectMeCore
 import Foundation
 
 /// Owns one `ps_decoder_t` and the configuration it was made from.
@@ -36,9 +37,10 @@ final class Decoder {
 
   var logmath: OpaquePointer { ps_get_logmath(handle) }
 
-  /// Converts a score in the decoder's log base to a natural log.
+  /// Converts a search score to a natural log. Search scores are in the decoder's log
+  /// base, shifted right by `SENSCR_SHIFT` (10) bits.
   func ln(_ score: Int32) -> Double {
-    logmath_log_to_ln(logmath, score)
+    logmath_log_to_ln(logmath, score) * 1024
   }
 
   /// The value of a floating-point option.
@@ -46,13 +48,8 @@ final class Decoder {
     Double(cmd_ln_float_r(config, name))
   }
 
-  /// The value of an integer option.
-  func int(_ name: String) -> Int {
-    Int(cmd_ln_int_r(config, name))
-  }
-
   /// Frames per second of the acoustic features.
-  var frameRate: Double { Double(int("-frate")) }
+  var frameRate: Double { Double(cmd_ln_int_r(config, "-frate")) }
 
   /// Whether `word` is in the dictionary. The corresponding C function is `ps_lookup_word`.
   func knows(_ word: String) -> Bool {
@@ -76,6 +73,221 @@ final class Decoder {
     if status < 0 {
       throw PocketSphinxError.from(function, log: log, fallback: "\(function) failed")
     }
+  }
+
+  // MARK: Utterances
+
+  /// Starts an utterance on a new stream, so frame numbers (word times) count from it.
+  ///
+  /// The corresponding C functions are `ps_start_stream` and `ps_start_utt`.
+  func startUtterance() throws {
+    let (status, log) = SphinxLog.capturing("starting an utterance") {
+      ps_start_stream(handle) < 0 ? -1 : ps_start_utt(handle)
+    }
+    try check(status, "ps_start_utt", log: log)
+  }
+
+  /// Decodes more audio. `wholeUtterance` says this is all of it, so the cepstral mean can
+  /// be taken over the whole utterance. The corresponding C function is `ps_process_raw`.
+  func process(_ samples: [Int16], wholeUtterance: Bool = false) throws {
+    guard !samples.isEmpty else { return }
+    let status = samples.withUnsafeBufferPointer {
+      ps_process_raw(handle, $0.baseAddress, $0.count, 0, wholeUtterance ? 1 : 0)
+    }
+    try check(status, "ps_process_raw")
+  }
+
+  /// The corresponding C function is `ps_end_utt`.
+  func endUtterance() throws {
+    let (status, log) = SphinxLog.capturing("ending an utterance") { ps_end_utt(handle) }
+    try check(status, "ps_end_utt", log: log)
+  }
+
+  /// Seconds decoded in the current or last utterance.
+  var duration: Double { Double(ps_get_n_frames(handle)) / frameRate }
+
+  // MARK: Results
+
+  /// The best reading so far (or of the last utterance), with word times from its start.
+  ///
+  /// The corresponding C functions are `ps_get_hyp` and `ps_seg_iter`.
+  func bestTranscription() -> Transcription? {
+    var score: Int32 = 0
+    guard ps_get_hyp(handle, &score) != nil else { return nil }
+    return Transcription(segments: wordSegments(ps_seg_iter(handle)), score: ln(score))
+  }
+
+  /// Reads and frees a segment iterator.
+  private func wordSegments(_ iterator: OpaquePointer?) -> [WordSegment] {
+    var segments: [WordSegment] = []
+    var seg = iterator
+    let rate = frameRate
+    while let current = seg {
+      var startFrame: Int32 = 0
+      var endFrame: Int32 = 0
+      ps_seg_frames(current, &startFrame, &endFrame)
+      var acoustic: Int32 = 0
+      var language: Int32 = 0
+      var backoff: Int32 = 0
+      _ = ps_seg_prob(current, &acoustic, &language, &backoff)
+      segments.append(
+        WordSegment(
+          word: Self.baseWord(String(cString: ps_seg_word(current))),
+          start: Double(startFrame) / rate, end: Double(endFrame + 1) / rate,
+          score: ln(acoustic) + ln(language)))
+      seg = ps_seg_next(current)
+    }
+    return segments
+  }
+
+  /// "read(2)" is "read".
+  static func baseWord(_ word: String) -> String {
+    guard word.hasSuffix(")"), let open = word.lastIndex(of: "("), open != word.startIndex else { return word }
+    return String(word[..<open])
+  }
+
+  // MARK: Cepstral mean
+
+  /// The running cepstral mean (live CMN), if the features have one.
+  var cepstralMean: [mfcc_t]? {
+    get {
+      withCepstralMean { cmn in
+        var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
+        cmn_live_get(cmn, &mean)
+        return mean
+      }
+    }
+    set {
+      guard let newValue else { return }
+      _ = withCepstralMean { cmn in
+        guard newValue.count == Int(cmn.pointee.veclen) else { return }
+        newValue.withUnsafeBufferPointer { cmn_live_set(cmn, $0.baseAddress) }
+      }
+    }
+  }
+
+  private func withCepstralMean<T>(_ body: (UnsafeMutablePointer<cmn_t>) -> T) -> T? {
+    guard let feat = ps_get_feat(handle), let cmn = feat.pointee.cmn_struct else { return nil }
+    return body(cmn)
+  }
+
+  // MARK: Grammar
+
+  /// Adds the pronunciations of a `word PH PH ...` file, skipping words already known.
+  func addWords(from path: String) throws {
+    let text: String
+    do {
+      text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+      throw ConfigurationError(file: path, problem: "cannot read the dictionary (\(error.localizedDescription))")
+    }
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard let word = fields.first, !word.hasPrefix("#"), !word.hasPrefix(";;") else { continue }
+      guard fields.count >= 2 else {
+        throw ConfigurationError(file: path, problem: "line \(index + 1): '\(word)' has no phones")
+      }
+      if knows(String(word)) { continue }
+      do {
+        try addWord(String(word), phones: fields.dropFirst().joined(separator: " "))
+      } catch let error as PocketSphinxError {
+        throw ConfigurationError(file: path, problem: "line \(index + 1): \(error.message)")
+      }
+    }
+  }
+
+  /// Parses a JSGF file, checks every word against the dictionary and makes it the search
+  /// named `name`. Returns the grammar's words.
+  ///
+  /// The corresponding C functions are `jsgf_parse_file`, `jsgf_build_fsg`, `ps_set_fsg`
+  /// and `ps_set_search`.
+  @discardableResult
+  func setGrammar(_ path: String, named name: String) throws -> Set<String> {
+    let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
+    guard let grammar else {
+      throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))
+    }
+    defer { jsgf_grammar_free(grammar) }
+    guard let rule = jsgf_get_public_rule(grammar) else {
+      throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
+    }
+    let (built, buildLog) = SphinxLog.capturing("building grammar \(path)") {
+      jsgf_build_fsg(grammar, rule, logmath, Float(float("-lw")))
+    }
+    guard let fsg = built else {
+      throw ConfigurationError(
+        file: path,
+        problem: PocketSphinxError.from("jsgf_build_fsg", log: buildLog, fallback: "cannot build the grammar").message)
+    }
+    defer { fsg_model_free(fsg) }
+
+    var words: Set<String> = []
+    var missing: [String] = []
+    let model = fsg.pointee
+    for index in 0..<Int(model.n_word) {
+      guard let cWord = model.vocab[index] else { continue }
+      let word = String(cString: cWord)
+      if WordSegment.isFiller(word) { continue }
+      words.insert(word)
+      if !knows(word) && !missing.contains(word) { missing.append(word) }
+    }
+    if !missing.isEmpty {
+      let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+      throw ConfigurationError(
+        file: path,
+        problem: missing.count == 1
+          ? "the word \(list) is not in the dictionary"
+          : "the words \(list) are not in the dictionary")
+    }
+    if words.isEmpty {
+      throw ConfigurationError(file: path, problem: "the grammar has no words")
+    }
+
+    let (status, setLog) = SphinxLog.capturing("setting grammar \(path)") { ps_set_fsg(handle, name, fsg) }
+    if status < 0 {
+      throw ConfigurationError(
+        file: path,
+        problem: PocketSphinxError.from("ps_set_fsg", log: setLog, fallback: "cannot use the grammar").message)
+    }
+    let (searchStatus, searchLog) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, name) }
+    try check(searchStatus, "ps_set_search", log: searchLog)
+    return words
+  }
+
+  /// Adds a search from JSGF text, without selecting it.
+  ///
+  /// The corresponding C function is `ps_set_jsgf_string`.
+  func addSearch(named name: String, jsgf: String) throws {
+    let (status, log) = SphinxLog.capturing("building search \(name)") { ps_set_jsgf_string(handle, name, jsgf) }
+    try check(status, "ps_set_jsgf_string", log: log)
+  }
+
+  /// Makes `name` the search for the next utterances. The corresponding C function is `ps_set_search`.
+  func select(search name: String) throws {
+    let (status, log) = SphinxLog.capturing("selecting search \(name)") { ps_set_search(handle, name) }
+    try check(status, "ps_set_search", log: log)
+  }
+
+  /// Decodes `samples` as a whole utterance and returns the best reading.
+  func decodeWhole(_ samples: [Int16]) throws -> Transcription? {
+    try startUtterance()
+    try process(samples, wholeUtterance: true)
+    try endUtterance()
+    return bestTranscription()
+  }
+
+  /// "line 3: JSGF syntax error near ..." from the JSGF parser's log.
+  static func describeSyntaxError(_ log: [String]) -> String {
+    let errors = log.map(SphinxLog.clean)
+    guard let first = errors.first else { return "cannot parse the grammar (JSGF syntax error)" }
+    if let range = first.range(of: "line ") {
+      let digits = first[range.upperBound...].prefix { $0.isNumber }
+      if !digits.isEmpty {
+        let token = first.range(of: "token").map { " near" + first[$0.upperBound...] } ?? ""
+        return "line \(digits): JSGF syntax error\(token)"
+      }
+    }
+    return "JSGF error: \(first)"
   }
 }
 

@@ -7,6 +7,14 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// Debian's US English model (package `pocketsphinx-en-us`).
   public static let defaultModelFolder = "/usr/share/pocketsphinx/model/en-us"
 
+  /// How the final result of an utterance is decoded.
+  public enum FinalPass: String, Hashable, Sendable, CaseIterable {
+    /// The streaming decode's own result (cepstral mean carried over from earlier speech).
+    case streaming
+    /// The utterance decoded again as a whole, normalized by its own cepstral mean.
+    case batch
+  }
+
   /// The acoustic model folder (holding `mdef`, `means`, ...).
   public var acousticModel: String
   /// The pronunciation dictionary.
@@ -20,9 +28,14 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   public var maximumTranscriptions: Int
   /// More decoder options, as on pocketsphinx's command line (`-beam`: `1e-48`).
   public var decoderOptions: [String: String]
-  /// How much lattice scores count when computing word posteriors (pocketsphinx's
-  /// `-ascale` is 20, that is 1/20).
-  public var posteriorScale: Double = 1.0 / 20
+  public var finalPass: FinalPass
+  /// The words that are commands (scored against every other word of the grammar).
+  public var commandWords: Set<String>
+  /// Confidence is `1 / (1 + exp(-scale * margin))`, margin being a word's score (natural
+  /// log) above its best rival's on the same audio.
+  public var confidenceScale: Double
+  /// Seconds of audio around a word when it is scored again on its own.
+  public var scoringPadding: Double
 
   public init(
     acousticModel: String = Self.defaultModelFolder + "/en-us",
@@ -30,7 +43,11 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     grammar: String,
     extraDictionary: String? = nil,
     maximumTranscriptions: Int = 10,
-    decoderOptions: [String: String] = [:]
+    decoderOptions: [String: String] = [:],
+    finalPass: FinalPass = .batch,
+    commandWords: Set<String> = Set(Direction.allCases.map(\.rawValue)),
+    confidenceScale: Double = 0.1,
+    scoringPadding: Double = 0.05
   ) {
     self.acousticModel = acousticModel
     self.dictionary = dictionary
@@ -38,6 +55,10 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     self.extraDictionary = extraDictionary ?? Self.companionDictionary(of: grammar)
     self.maximumTranscriptions = maximumTranscriptions
     self.decoderOptions = decoderOptions
+    self.finalPass = finalPass
+    self.commandWords = commandWords
+    self.confidenceScale = confidenceScale
+    self.scoringPadding = scoringPadding
   }
 
   /// `grammar.dict` beside `grammar.gram`, if there is one.
@@ -52,6 +73,7 @@ public struct RecognizerConfiguration: Hashable, Sendable {
       "-hmm": acousticModel,
       "-dict": dictionary,
       "-remove_silence": "no",  // DirectMe's endpointer decides where speech is
+      "-bestpath": "no",  // the lattice pass is slow on big grammars and not needed
     ]
     options.merge(decoderOptions) { _, new in new }
     return options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
@@ -70,174 +92,177 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
 }
 
 /// Streams audio through PocketSphinx with a JSGF grammar and gives final results with word
-/// times, scores and n-best alternates.
+/// times, scores, confidences and alternates.
+///
+/// One decoder follows the stream for partial results; with the batch final pass (the
+/// default) a second one decodes each finished utterance again as a whole, and scores each
+/// word against its rivals for confidences and alternates.
 public final class PocketSphinxRecognizer: Recognizer {
   public let configuration: RecognizerConfiguration
   /// Every word the grammar can produce.
   public let grammarWords: Set<String>
-  private let decoder: Decoder
-  private let searchName = "directme"
+  private let streaming: Decoder
+  private let final: Decoder?
   private var inUtterance = false
+  private var audio: [Int16] = []
+  private var wordSearches: Set<String> = []
   /// The cepstral mean the model starts from (`-cmninit`), restored by `resetAdaptation`.
-  private var initialMean: [mfcc_t] = []
+  private let initialMean: [mfcc_t]?
 
   public init(configuration: RecognizerConfiguration) throws {
     try Self.validateFiles(of: configuration)
     self.configuration = configuration
-    decoder = try Decoder(
+    streaming = try Self.makeDecoder(configuration)
+    grammarWords = try streaming.setGrammar(configuration.grammar, named: Search.main)
+    final = configuration.finalPass == .batch ? try Self.makeDecoder(configuration) : nil
+    if let final {
+      try final.setGrammar(configuration.grammar, named: Search.main)
+      try Self.addScoringSearches(to: final, grammarWords: grammarWords, commands: configuration.commandWords)
+      try final.select(search: Search.main)
+    }
+    initialMean = streaming.cepstralMean
+  }
+
+  private static func makeDecoder(_ configuration: RecognizerConfiguration) throws -> Decoder {
+    let decoder = try Decoder(
       options: configuration.initOptions,
       describing: "loading acoustic model \(configuration.acousticModel)")
     if let extra = configuration.extraDictionary {
-      try Self.addWords(from: extra, to: decoder)
+      try decoder.addWords(from: extra)
     }
-    grammarWords = try Self.setGrammar(configuration.grammar, named: searchName, on: decoder)
-    initialMean = withCepstralMean { cmn in
-      var mean = [mfcc_t](repeating: 0, count: Int(cmn.pointee.veclen))
-      cmn_live_get(cmn, &mean)
-      return mean
-    } ?? []
-  }
-
-  /// Calls `body` with the decoder's cepstral-mean state, if it has one.
-  private func withCepstralMean<T>(_ body: (UnsafeMutablePointer<cmn_t>) -> T) -> T? {
-    guard let feat = ps_get_feat(decoder.handle), let cmn = feat.pointee.cmn_struct else { return nil }
-    return body(cmn)
+    return decoder
   }
 
   public func resetAdaptation() {
-    guard !initialMean.isEmpty else { return }
-    _ = withCepstralMean { cmn in
-      initialMean.withUnsafeBufferPointer { cmn_live_set(cmn, $0.baseAddress) }
-    }
+    streaming.cepstralMean = initialMean
   }
 
   // MARK: Recognizer
 
   public func startUtterance() throws {
     if inUtterance { _ = try endUtterance() }
-    // A new stream restarts the frame count, so word times are from the utterance's start.
-    let (status, log) = SphinxLog.capturing("starting an utterance") {
-      ps_start_stream(decoder.handle) < 0 ? -1 : ps_start_utt(decoder.handle)
-    }
-    try decoder.check(status, "ps_start_utt", log: log)
+    try streaming.startUtterance()
+    audio.removeAll(keepingCapacity: true)
     inUtterance = true
   }
 
   public func process(_ samples: [Int16]) throws {
-    guard inUtterance, !samples.isEmpty else { return }
-    let status = samples.withUnsafeBufferPointer {
-      ps_process_raw(decoder.handle, $0.baseAddress, $0.count, 0, 0)
-    }
-    try decoder.check(status, "ps_process_raw")
+    guard inUtterance else { return }
+    try streaming.process(samples)
+    if final != nil { audio.append(contentsOf: samples) }
   }
 
   public func partialResult() -> Transcription? {
     guard inUtterance else { return nil }
-    var score: Int32 = 0
-    guard ps_get_hyp(decoder.handle, &score) != nil else { return nil }
-    let segments = wordSegments(ps_seg_iter(decoder.handle))
-    return Transcription(segments: segments, score: decoder.ln(score))
+    return streaming.bestTranscription()
   }
 
   public func endUtterance() throws -> RecognitionResult {
     guard inUtterance else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
     inUtterance = false
-    let (status, log) = SphinxLog.capturing("ending an utterance") { ps_end_utt(decoder.handle) }
-    try decoder.check(status, "ps_end_utt", log: log)
-    let frames = ps_get_n_frames(decoder.handle)
-    let duration = Double(frames) / decoder.frameRate
-
-    var score: Int32 = 0
-    guard ps_get_hyp(decoder.handle, &score) != nil else {
-      return RecognitionResult(transcriptions: [], start: 0, end: duration)
+    try streaming.endUtterance()
+    guard let final else {
+      let best = streaming.bestTranscription()
+      return RecognitionResult(transcriptions: best.map { [$0] } ?? [], start: 0, end: streaming.duration)
     }
-    let best = Transcription(segments: wordSegments(ps_seg_iter(decoder.handle)), score: decoder.ln(score))
-    let transcriptions =
-      wordLattice()?.annotate(
-        best, scale: configuration.posteriorScale, maximum: configuration.maximumTranscriptions,
-        isFiller: WordSegment.isFiller) ?? [best]
+    try final.select(search: Search.main)
+    guard let best = try final.decodeWhole(audio) else {
+      return RecognitionResult(transcriptions: [], start: 0, end: final.duration)
+    }
+    let duration = final.duration
+    let transcriptions = try rescore(best, decoder: final)
     let spoken = transcriptions[0].segments.filter { !$0.isFiller }
     let confidence = spoken.isEmpty ? nil : spoken.compactMap(\.confidence).min()
     return RecognitionResult(transcriptions: transcriptions, start: 0, end: duration, confidence: confidence)
   }
 
-  // MARK: Results
+  // MARK: Alternates and confidence
 
-  /// Reads and frees a segment iterator.
-  private func wordSegments(_ iterator: OpaquePointer?) -> [WordSegment] {
-    var segments: [WordSegment] = []
-    var seg = iterator
-    let rate = decoder.frameRate
-    while let current = seg {
-      var startFrame: Int32 = 0
-      var endFrame: Int32 = 0
-      ps_seg_frames(current, &startFrame, &endFrame)
-      var acoustic: Int32 = 0
-      var language: Int32 = 0
-      var backoff: Int32 = 0
-      _ = ps_seg_prob(current, &acoustic, &language, &backoff)
-      let word = Self.baseWord(String(cString: ps_seg_word(current)))
-      segments.append(
-        WordSegment(
-          word: word,
-          start: Double(startFrame) / rate,
-          end: Double(endFrame + 1) / rate,
-          score: decoder.ln(acoustic) + decoder.ln(language)))
-      seg = ps_seg_next(current)
-    }
-    return segments
+  enum Search {
+    static let main = "directme"
+    static let commands = "commands"
+    static let rivals = "rivals"
+    static func word(_ word: String) -> String { "word:" + word }
   }
 
-  /// The decoder's word lattice for the utterance just ended, as a `WordLattice`.
+  /// Builds the searches that score single words: each command against the grammar's other
+  /// words, and the other words against the commands.
+  private static func addScoringSearches(to decoder: Decoder, grammarWords: Set<String>, commands: Set<String>) throws {
+    let commandWords = grammarWords.intersection(commands).sorted()
+    let rivalWords = grammarWords.subtracting(commands).sorted()
+    if !commandWords.isEmpty {
+      try decoder.addSearch(named: Search.commands, jsgf: singleWordGrammar(commandWords))
+    }
+    if !rivalWords.isEmpty {
+      try decoder.addSearch(named: Search.rivals, jsgf: singleWordGrammar(rivalWords))
+    }
+  }
+
+  /// JSGF for exactly one of `words` (silence and noise around it are allowed by the decoder).
+  static func singleWordGrammar(_ words: [String]) -> String {
+    "#JSGF V1.0;\ngrammar scoring;\npublic <word> = " + words.joined(separator: " | ") + ";\n"
+  }
+
+  /// The best transcription with each word's confidence, followed by the alternates.
   ///
-  /// The corresponding C functions are `ps_get_lattice`, `ps_latnode_iter` and
-  /// `ps_latnode_exits`. (The decoder's own posteriors, `ps_get_prob`, come out as 1 for
-  /// every grammar lattice in this version, so DirectMe computes them from the link scores;
-  /// and `ps_nbest` takes hundreds of milliseconds on grammar lattices.)
-  private func wordLattice() -> WordLattice? {
-    guard let lattice = ps_get_lattice(decoder.handle) else { return nil }
-    let rate = decoder.frameRate
-    var index: [OpaquePointer: Int] = [:]
-    var nodes: [WordLattice.Node] = []
-    var iterator = ps_latnode_iter(lattice)
-    while let current = iterator {
-      if let node = ps_latnode_iter_node(current) {
-        var firstEnd: Int16 = 0
-        var lastEnd: Int16 = 0
-        let startFrame = ps_latnode_times(node, &firstEnd, &lastEnd)
-        index[node] = nodes.count
-        nodes.append(
-          WordLattice.Node(
-            word: Self.baseWord(String(cString: ps_latnode_word(lattice, node))),
-            start: Double(startFrame) / rate, end: Double(Int(lastEnd) + 1) / rate))
-      }
-      iterator = ps_latnode_iter_next(current)
-    }
-    var links: [WordLattice.Link] = []
-    for (node, from) in index {
-      var exits = ps_latnode_exits(node)
-      while let current = exits {
-        if let link = ps_latlink_iter_link(current) {
-          var source: OpaquePointer?
-          if let destination = ps_latlink_nodes(link, &source), let to = index[destination] {
-            var acoustic: Int32 = 0
-            _ = ps_latlink_prob(lattice, link, &acoustic)
-            links.append(WordLattice.Link(from: from, to: to, score: decoder.ln(acoustic)))
-          }
-        }
-        exits = ps_latlink_iter_next(current)
+  /// Every word of the best reading is decoded again on its own stretch of audio, twice:
+  /// alone, and against its rivals (the commands for any other word, every other word for a
+  /// command). The score difference is the alternate's gap and, through a logistic, the
+  /// word's confidence. This is a word-level n-best: each alternate is the best reading with
+  /// one word swapped for its closest rival.
+  private func rescore(_ best: Transcription, decoder: Decoder) throws -> [Transcription] {
+    var annotated = best
+    var alternates: [Transcription] = []
+    let pad = configuration.scoringPadding
+    let rate = Double(AudioRate.samplesPerSecond)
+    for (index, segment) in best.segments.enumerated() where !segment.isFiller {
+      let first = max(0, Int(((segment.start - pad) * rate).rounded()))
+      let last = min(audio.count, Int(((segment.end + pad) * rate).rounded()))
+      guard last - first >= Int(rate * 0.05) else { continue }
+      let samples = Array(audio[first..<last])
+      let isCommand = configuration.commandWords.contains(segment.word)
+      let rivalSearch = isCommand ? Search.rivals : Search.commands
+      guard let own = try score(samples, search: try wordSearch(segment.word)),
+        let rival = try decodeWithSearch(samples, search: rivalSearch)
+      else { continue }
+      let rivalWord = rival.segments.first { !$0.isFiller }?.word
+      let margin = own - rival.score
+      annotated.segments[index].confidence = 1 / (1 + exp(-margin * configuration.confidenceScale))
+      if let rivalWord, rivalWord != segment.word {
+        var segments = best.segments
+        segments[index] = WordSegment(
+          word: rivalWord, start: segment.start, end: segment.end, score: segment.score - max(0, margin),
+          confidence: 1 / (1 + exp(margin * configuration.confidenceScale)))
+        alternates.append(Transcription(segments: segments, score: best.score - max(0, margin)))
       }
     }
-    return WordLattice(nodes: nodes, links: links)
+    try decoder.select(search: Search.main)
+    var seen: Set<[String]> = [annotated.words]
+    let distinct = alternates.sorted { $0.score > $1.score }.filter { seen.insert($0.words).inserted }
+    return [annotated] + distinct.prefix(max(0, configuration.maximumTranscriptions - 1))
   }
 
-  /// "read(2)" is "read".
-  static func baseWord(_ word: String) -> String {
-    guard word.hasSuffix(")"), let open = word.lastIndex(of: "("), open != word.startIndex else { return word }
-    return String(word[..<open])
+  /// The search that holds just `word`, made the first time it is needed.
+  private func wordSearch(_ word: String) throws -> String {
+    let name = Search.word(word)
+    if !wordSearches.contains(name) {
+      try final?.addSearch(named: name, jsgf: Self.singleWordGrammar([word]))
+      wordSearches.insert(name)
+    }
+    return name
   }
 
-  // MARK: Loading
+  private func decodeWithSearch(_ samples: [Int16], search: String) throws -> Transcription? {
+    guard let final else { return nil }
+    try final.select(search: search)
+    return try final.decodeWhole(samples)
+  }
+
+  private func score(_ samples: [Int16], search: String) throws -> Double? {
+    try decodeWithSearch(samples, search: search)?.score
+  }
+
+  // MARK: Checks
 
   private static func validateFiles(of configuration: RecognizerConfiguration) throws {
     let fileManager = FileManager.default
@@ -250,8 +275,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       throw ConfigurationError(file: model, problem: "the acoustic model must be a folder (holding mdef, means, ...)")
     }
     for required in ["mdef", "means", "variances", "transition_matrices"] {
-      let path = model + "/" + required
-      guard fileManager.isReadableFile(atPath: path) else {
+      guard fileManager.isReadableFile(atPath: model + "/" + required) else {
         throw ConfigurationError(
           file: model, problem: "not an acoustic model: '\(required)' is missing or unreadable")
       }
@@ -281,92 +305,9 @@ public final class PocketSphinxRecognizer: Recognizer {
       throw ConfigurationError(file: path, problem: "\(what) is empty")
     }
   }
+}
 
-  /// Adds the pronunciations of a `word PH PH ...` file.
-  private static func addWords(from path: String, to decoder: Decoder) throws {
-    let text: String
-    do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-      throw ConfigurationError(file: path, problem: "cannot read the dictionary (\(error.localizedDescription))")
-    }
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-      guard let word = fields.first, !word.hasPrefix("#"), !word.hasPrefix(";;") else { continue }
-      guard fields.count >= 2 else {
-        throw ConfigurationError(file: path, problem: "line \(index + 1): '\(word)' has no phones")
-      }
-      if decoder.knows(String(word)) { continue }
-      do {
-        try decoder.addWord(String(word), phones: fields.dropFirst().joined(separator: " "))
-      } catch let error as PocketSphinxError {
-        throw ConfigurationError(file: path, problem: "line \(index + 1): \(error.message)")
-      }
-    }
-  }
-
-  /// Parses the JSGF file, checks every word against the dictionary and makes it the search.
-  /// Returns the grammar's words.
-  private static func setGrammar(_ path: String, named name: String, on decoder: Decoder) throws -> Set<String> {
-    let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
-    guard let grammar else {
-      throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))
-    }
-    defer { jsgf_grammar_free(grammar) }
-    guard let rule = jsgf_get_public_rule(grammar) else {
-      throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
-    }
-    let (built, buildLog) = SphinxLog.capturing("building grammar \(path)") {
-      jsgf_build_fsg(grammar, rule, decoder.logmath, Float(decoder.float("-lw")))
-    }
-    guard let fsg = built else {
-      throw ConfigurationError(file: path, problem: PocketSphinxError.from("jsgf_build_fsg", log: buildLog, fallback: "cannot build the grammar").message)
-    }
-    defer { fsg_model_free(fsg) }
-
-    var words: Set<String> = []
-    var missing: [String] = []
-    let model = fsg.pointee
-    for index in 0..<Int(model.n_word) {
-      guard let cWord = model.vocab[index] else { continue }
-      let word = String(cString: cWord)
-      if WordSegment.isFiller(word) { continue }
-      words.insert(word)
-      if !decoder.knows(word) && !missing.contains(word) { missing.append(word) }
-    }
-    if !missing.isEmpty {
-      let list = missing.map { "'\($0)'" }.joined(separator: ", ")
-      throw ConfigurationError(
-        file: path,
-        problem: missing.count == 1
-          ? "the word \(list) is not in the dictionary"
-          : "the words \(list) are not in the dictionary")
-    }
-    if words.isEmpty {
-      throw ConfigurationError(file: path, problem: "the grammar has no words")
-    }
-
-    let (status, setLog) = SphinxLog.capturing("setting grammar \(path)") { ps_set_fsg(decoder.handle, name, fsg) }
-    if status < 0 {
-      throw ConfigurationError(file: path, problem: PocketSphinxError.from("ps_set_fsg", log: setLog, fallback: "cannot use the grammar").message)
-    }
-    let (searchStatus, searchLog) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(decoder.handle, name) }
-    try decoder.check(searchStatus, "ps_set_search", log: searchLog)
-    return words
-  }
-
-  /// "syntax error at line 3: ..." from the JSGF parser's log.
-  static func describeSyntaxError(_ log: [String]) -> String {
-    let errors = log.map(SphinxLog.clean)
-    guard let first = errors.first else { return "cannot parse the grammar (JSGF syntax error)" }
-    // The parser says "Syntax error at line 3 current token 'x'" (wording varies by version).
-    if let range = first.range(of: "line ") {
-      let digits = first[range.upperBound...].prefix { $0.isNumber }
-      if !digits.isEmpty {
-        let token = first.range(of: "token").map { " near" + first[$0.upperBound...] } ?? ""
-        return "line \(digits): JSGF syntax error\(token)"
-      }
-    }
-    return "JSGF error: \(first)"
-  }
+/// The audio format every recognizer here takes: 16 kHz mono 16-bit.
+enum AudioRate {
+  static let samplesPerSecond = 16_000
 }

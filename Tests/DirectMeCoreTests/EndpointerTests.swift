@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import DirectMeCore
+
+/// 10 ms frames of a sine (speech stand-in) or low noise (silence).
+func frames(_ kind: String, count: Int, amplitude: Double = 8000, seed: inout UInt64) -> [[Int16]] {
+  (0..<count).map { frameIndex in
+    (0..<160).map { n in
+      let t = Double(frameIndex * 160 + n) / 16000
+      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      let noise = Double(Int64(bitPattern: seed) >> 40) / Double(1 << 23) * 30
+      switch kind {
+      case "tone": return Int16(clamping: Int(amplitude * sin(2 * .pi * 440 * t) + noise))
+      default: return Int16(clamping: Int(noise))
+      }
+    }
+  }
+}
+
+@Suite("Endpointer")
+struct EndpointerTests {
+  @Test("finds the start and end of a burst of sound, with pre-roll")
+  func startAndEnd() throws {
+    var seed: UInt64 = 1
+    let input = frames("quiet", count: 50, seed: &seed) + frames("tone", count: 40, seed: &seed)
+      + frames("quiet", count: 80, seed: &seed)
+    var endpointer = Endpointer(settings: EndpointerSettings(endSilence: 0.3, preRoll: 0.2))
+    var decisions: [(Int, EndpointDecision)] = []
+    for (index, frame) in input.enumerated() {
+      let decision = endpointer.process(frame)
+      if decision != .silence && decision != .inSpeech { decisions.append((index, decision)) }
+    }
+    try #require(decisions.count == 2)
+    // Starts once the tone has lasted the minimum (3 frames), with 20 + 3 frames of audio.
+    #expect(decisions[0].0 == 52)
+    if case .start(let preRoll) = decisions[0].1 {
+      #expect(preRoll.count == 23 * 160)
+    } else {
+      Issue.record("expected a start, got \(decisions[0].1)")
+    }
+    // Ends after 30 quiet frames following the tone (which stops at frame 90).
+    #expect(decisions[1].0 == 90 + 29)
+    #expect(decisions[1].1 == .end(cut: false))
+  }
+
+  @Test("a click shorter than the minimum speech is ignored")
+  func clicks() {
+    var seed: UInt64 = 2
+    let input = frames("quiet", count: 30, seed: &seed) + frames("tone", count: 2, seed: &seed)
+      + frames("quiet", count: 30, seed: &seed)
+    var endpointer = Endpointer()
+    #expect(input.allSatisfy { endpointer.process($0) == .silence })
+  }
+
+  @Test("endless sound is cut at the maximum length, and the floor rises to it")
+  func maximumLength() {
+    var seed: UInt64 = 3
+    let input = frames("quiet", count: 10, seed: &seed) + frames("tone", count: 300, seed: &seed)
+    var endpointer = Endpointer(settings: EndpointerSettings(maximumUtterance: 1.0))
+    let decisions = input.map { endpointer.process($0) }
+    #expect(decisions.contains(.end(cut: true)))
+    let cutIndex = decisions.firstIndex(of: .end(cut: true))!
+    // The tone does not start a new utterance at once: it is now the background.
+    #expect(decisions[(cutIndex + 1)...].prefix(50).allSatisfy { $0 == .silence })
+  }
+
+  @Test("speech from the very first frame is found")
+  func speechAtStart() {
+    var seed: UInt64 = 4
+    let input = frames("tone", count: 30, seed: &seed) + frames("quiet", count: 80, seed: &seed)
+    var endpointer = Endpointer()
+    let decisions = input.map { endpointer.process($0) }
+    #expect(decisions.firstIndex { if case .start = $0 { true } else { false } } == 2)
+    #expect(decisions.contains(.end(cut: false)))
+  }
+}

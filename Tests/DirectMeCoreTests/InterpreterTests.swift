@@ -1,0 +1,121 @@
+import Testing
+
+@testable import DirectMeCore
+
+/// Builds a transcription from "word start end" triples.
+func transcription(_ words: [(String, Double, Double)], score: Double, confidence: Double? = nil) -> Transcription {
+  Transcription(
+    segments: words.map { WordSegment(word: $0.0, start: $0.1, end: $0.2, confidence: confidence) }, score: score)
+}
+
+@Suite("Interpreter")
+struct InterpreterTests {
+  let interpreter = Interpreter(settings: InterpreterSettings(rescueMargin: 2.0))
+
+  @Test("a single command becomes one instruction")
+  func singleCommand() {
+    let result = RecognitionResult(
+      transcriptions: [transcription([("up", 0.2, 0.5)], score: -10)], start: 0, end: 1)
+    let interpretation = interpreter.interpret(result)
+    #expect(interpretation.directions == [.up])
+    #expect(interpretation.rejection == nil)
+    #expect(interpretation.instructions.first?.start == 0.2)
+  }
+
+  @Test("several commands keep their order")
+  func multipleCommands() {
+    let result = RecognitionResult(
+      transcriptions: [transcription([("up", 0, 0.3), ("up", 0.5, 0.8), ("left", 1, 1.4)], score: -10)],
+      start: 0, end: 2)
+    #expect(interpreter.interpret(result).directions == [.up, .up, .left])
+  }
+
+  @Test("carrier words are ignored")
+  func carriers() {
+    let words = ["move", "the", "ninja", "down", "now", "please", "then", "go", "right", "and", "left"]
+    let segments = words.enumerated().map { ($0.element, Double($0.offset), Double($0.offset) + 0.5) }
+    let result = RecognitionResult(transcriptions: [transcription(segments, score: -10)], start: 0, end: 12)
+    let interpretation = interpreter.interpret(result)
+    #expect(interpretation.directions == [.down, .right, .left])
+    #expect(interpretation.rejection == nil)
+  }
+
+  @Test("fillers are not words")
+  func fillers() {
+    let result = RecognitionResult(
+      transcriptions: [transcription([("<sil>", 0, 0.2), ("[NOISE]", 0.2, 0.4), ("(NULL)", 0.4, 0.4)], score: -5)],
+      start: 0, end: 1)
+    #expect(interpreter.interpret(result).rejection == .nothingHeard)
+  }
+
+  @Test("a near-miss is rescued from a close alternate at the same time")
+  func rescueTaken() throws {
+    let best = transcription([("move", 0, 0.3), ("drown", 0.35, 0.7)], score: -100)
+    let other = transcription([("move", 0, 0.3), ("brown", 0.35, 0.7)], score: -100.5)
+    let alternate = transcription([("move", 0, 0.3), ("down", 0.36, 0.72)], score: -101.2)
+    let result = RecognitionResult(transcriptions: [best, other, alternate], start: 0, end: 1)
+    let interpretation = interpreter.interpret(result)
+    #expect(interpretation.directions == [.down])
+    let rescue = try #require(interpretation.rescues.first)
+    #expect(rescue.heard == "drown")
+    #expect(rescue.taken == .down)
+    #expect(rescue.alternate == 2)
+    #expect(abs(rescue.scoreGap - 1.2) < 1e-9)
+  }
+
+  @Test("no rescue from an alternate beyond the margin")
+  func rescueRefusedBeyondMargin() {
+    let best = transcription([("drown", 0.35, 0.7)], score: -100)
+    let alternate = transcription([("down", 0.35, 0.7)], score: -102.5)
+    let interpretation = interpreter.interpret(RecognitionResult(transcriptions: [best, alternate], start: 0, end: 1))
+    #expect(interpretation.directions.isEmpty)
+    #expect(interpretation.rejection == .notACommand(heard: ["drown"]))
+  }
+
+  @Test("no rescue from a command at another time")
+  func rescueNeedsTimeAlignment() {
+    let best = transcription([("drown", 0.0, 0.3), ("brown", 0.8, 1.0)], score: -100)
+    let alternate = transcription([("drown", 0.0, 0.3), ("down", 0.4, 0.7)], score: -100.1)
+    let interpretation = interpreter.interpret(RecognitionResult(transcriptions: [best, alternate], start: 0, end: 1))
+    #expect(interpretation.directions.isEmpty)
+  }
+
+  @Test("speech that is not a command is rejected with the words heard")
+  func rejection() {
+    let result = RecognitionResult(
+      transcriptions: [transcription([("turn", 0, 0.2), ("on", 0.2, 0.3), ("the", 0.3, 0.4), ("light", 0.4, 0.7)], score: -50)],
+      start: 0, end: 1)
+    let interpretation = interpreter.interpret(result)
+    #expect(interpretation.instructions.isEmpty)
+    #expect(interpretation.rejection == .notACommand(heard: ["turn", "on", "the", "light"]))
+    #expect(interpretation.rejection?.reason.contains("turn on the light") == true)
+  }
+
+  @Test("commands below the confidence threshold are dropped, and the utterance says why")
+  func lowConfidence() {
+    var settings = InterpreterSettings()
+    settings.minimumConfidence = 0.6
+    let interpreter = Interpreter(settings: settings)
+    let unsure = RecognitionResult(
+      transcriptions: [transcription([("up", 0, 0.3)], score: -10, confidence: 0.4)], start: 0, end: 1)
+    let interpretation = interpreter.interpret(unsure)
+    #expect(interpretation.instructions.isEmpty)
+    #expect(interpretation.rejection == .lowConfidence(heard: ["up"], confidence: 0.4, threshold: 0.6))
+    let sure = RecognitionResult(
+      transcriptions: [transcription([("up", 0, 0.3)], score: -10, confidence: 0.9)], start: 0, end: 1)
+    #expect(interpreter.interpret(sure).directions == [.up])
+  }
+
+  @Test("a command buried in other speech is refused when a limit is set")
+  func otherSpeech() {
+    var settings = InterpreterSettings()
+    settings.maximumOtherWords = 1
+    let words = [("pick", 0.0, 0.2), ("up", 0.2, 0.4), ("the", 0.4, 0.5), ("phone", 0.5, 0.8)]
+    let result = RecognitionResult(transcriptions: [transcription(words, score: -10)], start: 0, end: 1)
+    let interpretation = Interpreter(settings: settings).interpret(result)
+    #expect(interpretation.instructions.isEmpty)
+    #expect(interpretation.rejection?.code == "too-much-other-speech")
+    // The default has no limit.
+    #expect(Interpreter().interpret(result).directions == [.up])
+  }
+}
