@@ -46,11 +46,16 @@ let package = Package(
       ]
     ),
 
+    // Shared by the tests: speech synthesis at test time, running programs.
+    .target(name: "DirectMeTestSupport", path: "Tests/DirectMeTestSupport"),
     .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore"]),
-    .testTarget(name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio"]),
-    .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio"]),
-    .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay"]),
-    .testTarget(name: "DirectMeEndToEndTests", dependencies: ["DirectMeCore", "DirectMeAudio"]),
+    .testTarget(
+      name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),
+    .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),
+    .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay", "DirectMeTestSupport"]),
+    .testTarget(
+      name: "DirectMeEndToEndTests",
+      dependencies: ["DirectMeCore", "DirectMeAudio", "DirectMeDisplay", "DirectMeTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

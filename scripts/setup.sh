@@ -8,7 +8,7 @@ packages=(
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us sphinxtrain
   libpulse-dev pulseaudio pulseaudio-utils
   libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
-  espeak-ng sox
+  espeak-ng flite sox sphinxbase-utils
   xvfb
 )
 

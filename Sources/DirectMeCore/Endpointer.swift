@@ -75,32 +75,30 @@ public struct Endpointer: Sendable {
   private var loudRun = 0
   private var quietRun = 0
   private var utteranceFrames = 0
-  private var previousSample: Int16 = 0
 
   public init(settings: EndpointerSettings = .init()) {
     self.settings = settings
   }
 
   /// Energy of a frame in dBFS after pre-emphasis, which keeps rumble and hum from
-  /// looking like speech.
-  public static func energy(of frame: [Int16], previous: Int16 = 0) -> Double {
-    guard !frame.isEmpty else { return -100 }
+  /// looking like speech. Each frame stands alone, so a step between frames is no click.
+  public static func energy(of frame: [Int16]) -> Double {
+    guard let first = frame.first else { return -100 }
     var sum = 0.0
-    var last = Double(previous)
-    for sample in frame {
+    var last = Double(first)
+    for sample in frame.dropFirst() {
       let value = Double(sample)
       let emphasized = value - 0.97 * last
       sum += emphasized * emphasized
       last = value
     }
-    let meanSquare = sum / Double(frame.count) / (32768.0 * 32768.0)
+    let meanSquare = sum / Double(max(1, frame.count - 1)) / (32768.0 * 32768.0)
     return 10 * log10(max(meanSquare, 1e-10))
   }
 
   /// Classifies the next frame (`settings.frameLength` samples).
   public mutating func process(_ frame: [Int16]) -> EndpointDecision {
-    let energy = Self.energy(of: frame, previous: previousSample)
-    previousSample = frame.last ?? previousSample
+    let energy = Self.energy(of: frame)
     let floor = updateFloor(with: energy)
 
     history.append(frame)

@@ -34,10 +34,9 @@ public enum LabelsFormat {
     var errors: [LabelsError] = []
     var seen: [String: Int] = [:]
     var number = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // "\r\n" is one Character in Swift, so it is a separator of its own.
+    for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
       number += 1
-      var line = rawLine
-      if line.last == "\r" { line = line.dropLast() }
       if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.first == "#" { continue }
       guard let tab = line.firstIndex(of: "\t") else {
         errors.append(LabelsError(line: number, problem: "expected 'path<TAB>directions', found no tab"))

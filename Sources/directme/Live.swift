@@ -19,7 +19,7 @@ struct Live: ParsableCommand {
   @Flag(help: "Listen all the time instead of push-to-talk.")
   var handsFree = false
 
-  @Option(help: ArgumentHelp("Stop after this many seconds of audio.", valueName: "seconds"))
+  @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
   var duration: Double?
 
   @OptionGroup(title: "Recognizer")
@@ -40,9 +40,10 @@ struct Live: ParsableCommand {
       let interpreter = self.recognizer.interpreter
       let microphone = try Microphone(device: device)
       let listening = handsFree || display.headless
-      let maximumSamples = duration.map { Int($0 * Double(Microphone.sampleRate)) }
       let box = UncheckedBox((recognizer, microphone))
-      let outcome = try runStage(display: display, listening: listening, pushToTalk: !display.headless) { channel in
+      let outcome = try runStage(
+        display: display, listening: listening, pushToTalk: !display.headless, duration: duration
+      ) { channel in
         let (recognizer, microphone) = box.value
         let chunks = BlockingQueue<[Int16]>()
         let chunkSamples = Microphone.sampleRate / 100
@@ -61,16 +62,17 @@ struct Live: ParsableCommand {
         capture.start()
 
         let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
-        var captured = 0
         do {
-          while let chunk = chunks.pop(), !channel.isClosed {
-            captured += chunk.count
+          while !channel.shouldStop {
+            // Wake now and then to notice a stop even when no audio arrives.
+            guard let chunk = chunks.pop(timeout: 0.1) else {
+              if chunks.isClosed { break } else { continue }
+            }
             if channel.isListening {
               for event in try listener.feed(chunk) { channel.post(.listener(event)) }
             } else if listener.isInUtterance {
               for event in try listener.finish() { channel.post(.listener(event)) }
             }
-            if let maximumSamples, captured >= maximumSamples { break }
           }
           for event in try listener.finish() { channel.post(.listener(event)) }
           channel.post(.finished(failed: false))
@@ -104,10 +106,18 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     condition.unlock()
   }
 
-  func pop() -> Element? {
+  /// The next item; `nil` once closed and empty, or after `timeout` seconds without one.
+  func pop(timeout: Double? = nil) -> Element? {
     condition.lock()
     defer { condition.unlock() }
-    while head == items.count && !closed { condition.wait() }
+    let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
+    while head == items.count && !closed {
+      if let deadline {
+        if !condition.wait(until: deadline) { return nil }
+      } else {
+        condition.wait()
+      }
+    }
     guard head < items.count else { return nil }
     let item = items[head]
     head += 1
@@ -123,5 +133,11 @@ final class BlockingQueue<Element>: @unchecked Sendable {
     closed = true
     condition.broadcast()
     condition.unlock()
+  }
+
+  var isClosed: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return closed && head == items.count
   }
 }

@@ -57,6 +57,7 @@ final class StageChannel: @unchecked Sendable {
   private let condition = NSCondition()
   private var events: [StageEvent] = []
   private var closed = false
+  private var stopRequested = false
   private var listening: Bool
   private let wakesWindow: Bool
 
@@ -97,6 +98,20 @@ final class StageChannel: @unchecked Sendable {
     return closed
   }
 
+  /// Asks the producer to finish what it has (the run's time is up).
+  func requestStop() {
+    condition.lock()
+    stopRequested = true
+    condition.unlock()
+  }
+
+  /// Whether the producer should wind up: time is up or the user quit.
+  var shouldStop: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return stopRequested || closed
+  }
+
   var isListening: Bool {
     get {
       condition.lock()
@@ -116,8 +131,12 @@ typealias StageProducer = @Sendable (StageChannel) -> Void
 /// Runs `producer` on a thread of its own and shows what it posts: in the window, or as
 /// lines on stdout with `--headless`. Returns when the producer finishes (after the last
 /// move has played) or the user quits (Esc, q, closing the window, SIGINT, SIGTERM).
+///
+/// With a `duration`, the producer is asked to stop after that many seconds; its last events
+/// are still shown (for up to two seconds more).
 func runStage(
-  display: DisplayOptions, listening: Bool, pushToTalk: Bool = false, producer: @escaping StageProducer
+  display: DisplayOptions, listening: Bool, pushToTalk: Bool = false, duration: Double? = nil,
+  producer: @escaping StageProducer
 ) throws -> (failed: Bool, quit: Bool) {
   let size = display.windowSize ?? Size(width: 800, height: 600)
   let window: StageWindow?
@@ -184,10 +203,14 @@ func runStage(
 
   while !quit {
     let time = now()
+    if let duration {
+      if time >= duration { channel.requestStop() }
+      if time >= duration + 2 { break }
+    }
     if let window {
       let animating = stage.isAnimating(at: time)
-      let waitFor: Double? =
-        animating ? 1.0 / 60 : (finished ? 0 : nil)
+      var waitFor: Double? = animating ? 1.0 / 60 : (finished ? 0 : nil)
+      if let duration, time < duration + 2 { waitFor = min(waitFor ?? 0.1, 0.1) }
       for input in window.waitForInput(timeout: waitFor) {
         switch input {
         case .quit: quit = true

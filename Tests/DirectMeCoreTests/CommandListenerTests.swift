@@ -1,0 +1,121 @@
+import Testing
+
+@testable import DirectMeCore
+
+/// A recognizer that "hears" a fixed reading, for driving the pipeline without PocketSphinx.
+final class FakeRecognizer: Recognizer {
+  var reading: [(String, Double, Double)]
+  var starts = 0
+  var samplesSeen = 0
+  var samplesThisUtterance = 0
+
+  init(reading: [(String, Double, Double)]) {
+    self.reading = reading
+  }
+
+  func startUtterance() throws {
+    starts += 1
+    samplesThisUtterance = 0
+  }
+
+  func process(_ samples: [Int16]) throws {
+    samplesSeen += samples.count
+    samplesThisUtterance += samples.count
+  }
+
+  func partialResult() -> Transcription? {
+    let heard = Double(samplesThisUtterance) / 16000
+    let words = reading.filter { $0.2 <= heard }
+    return words.isEmpty ? nil : transcription(words, score: -1)
+  }
+
+  func endUtterance() throws -> RecognitionResult {
+    RecognitionResult(
+      transcriptions: [transcription(reading, score: -10)], start: 0, end: Double(samplesThisUtterance) / 16000)
+  }
+}
+
+/// Chunks of 10 ms: `quiet` seconds of near-silence, `loud` seconds of tone, `quiet` again.
+func stream(quiet: Double, loud: Double, after: Double) -> [[Int16]] {
+  var seed: UInt64 = 9
+  let frames =
+    frames("quiet", count: Int(quiet * 100), seed: &seed) + frames("tone", count: Int(loud * 100), seed: &seed)
+    + frames("quiet", count: Int(after * 100), seed: &seed)
+  return frames
+}
+
+@Suite("CommandListener")
+struct CommandListenerTests {
+  @Test("an utterance goes from speech start to a final result with stream-time words and instructions")
+  func wholeUtterance() throws {
+    let recognizer = FakeRecognizer(reading: [("move", 0.3, 0.5), ("left", 0.5, 0.8)])
+    let listener = CommandListener(
+      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.3, preRoll: 0.2))
+    var events: [ListenerEvent] = []
+    for chunk in stream(quiet: 1.0, loud: 0.8, after: 1.0) {
+      events += try listener.feed(chunk)
+    }
+    events += try listener.finish()
+
+    guard case .speechStarted(let start) = events.first else {
+      Issue.record("expected speech to start first, got \(events)")
+      return
+    }
+    // The tone starts at 1.0 s and is found 30 ms in; the utterance starts 200 ms before it.
+    #expect(abs(start - 0.80) < 0.005)
+    let finals = events.compactMap { if case .final(let u) = $0 { u } else { nil } }
+    try #require(finals.count == 1)
+    let utterance = finals[0]
+    #expect(utterance.interpretation.directions == [.left])
+    // Word times are stream times: shifted by where the utterance started.
+    #expect(abs(utterance.result.bestTranscription.segments[1].start - (start + 0.5)) < 1e-9)
+    // Emitted once 300 ms of silence followed the tone (which ends at 1.8 s).
+    #expect(abs(utterance.emittedAt - 2.1) < 0.005)
+    #expect(events.contains { if case .partial = $0 { true } else { false } })
+    #expect(recognizer.starts == 1)
+  }
+
+  @Test("chunks of any size are fine, and time counts every sample")
+  func oddChunks() throws {
+    let recognizer = FakeRecognizer(reading: [("up", 0.1, 0.3)])
+    let listener = CommandListener(recognizer: recognizer)
+    let samples = stream(quiet: 0.5, loud: 0.5, after: 1.0).flatMap { $0 }
+    var index = 0
+    var finals = 0
+    let sizes = [1, 7, 160, 333, 1000]
+    var turn = 0
+    while index < samples.count {
+      let size = min(sizes[turn % sizes.count], samples.count - index)
+      turn += 1
+      for event in try listener.feed(Array(samples[index..<index + size])) {
+        if case .final = event { finals += 1 }
+      }
+      index += size
+    }
+    for event in try listener.finish() {
+      if case .final = event { finals += 1 }
+    }
+    #expect(finals == 1)
+    #expect(listener.samplesFed == samples.count)
+  }
+
+  @Test("a stream that ends mid-utterance still gives the final result")
+  func finishMidUtterance() throws {
+    let listener = CommandListener(recognizer: FakeRecognizer(reading: [("down", 0.1, 0.4)]))
+    var chunks = stream(quiet: 0.5, loud: 1.0, after: 0)
+    let result = try listener.run(next: { chunks.isEmpty ? nil : chunks.removeFirst() })
+    #expect(result.directions == [.down])
+    #expect(abs(result.duration - 1.5) < 1e-9)
+  }
+
+  @Test("silence gives nothing at all")
+  func silence() throws {
+    let recognizer = FakeRecognizer(reading: [("up", 0, 0.1)])
+    let listener = CommandListener(recognizer: recognizer)
+    var events: [ListenerEvent] = []
+    for chunk in stream(quiet: 3, loud: 0, after: 0) { events += try listener.feed(chunk) }
+    events += try listener.finish()
+    #expect(events.isEmpty)
+    #expect(recognizer.samplesSeen == 0)
+  }
+}

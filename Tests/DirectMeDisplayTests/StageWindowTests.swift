@@ -1,0 +1,148 @@
+import DirectMeCore
+import DirectMeTestSupport
+import Foundation
+import Testing
+
+@testable import DirectMeDisplay
+
+/// The sprite's dark cloth colour (scripts/make-ninja.py "K").
+let cloth: (UInt8, UInt8, UInt8) = (28, 30, 38)
+
+/// The bounding box of the pixels of `colour` inside `region` (x0, y0, x1, y1).
+func boundingBox(of colour: (UInt8, UInt8, UInt8), in image: Image, region: (Int, Int, Int, Int)) -> (Int, Int, Int, Int)? {
+  var box: (Int, Int, Int, Int)?
+  for y in region.1..<region.3 {
+    for x in region.0..<region.2 {
+      let pixel = image[x, y]
+      guard pixel.r == colour.0, pixel.g == colour.1, pixel.b == colour.2 else { continue }
+      box = box.map { (min($0.0, x), min($0.1, y), max($0.2, x), max($0.3, y)) } ?? (x, y, x, y)
+    }
+  }
+  return box
+}
+
+/// Where the cloth pixels lie inside the sprite BMP itself (in BMP pixels).
+func clothBoxInSprite() throws -> (Int, Int, Int, Int) {
+  let data = try Data(contentsOf: TestSupport.repositoryRoot.appendingPathComponent("Assets/ninja.bmp"))
+  let bytes = [UInt8](data)
+  func int32(_ o: Int) -> Int { Int(Int32(bitPattern: UInt32(bytes[o]) | UInt32(bytes[o + 1]) << 8 | UInt32(bytes[o + 2]) << 16 | UInt32(bytes[o + 3]) << 24)) }
+  let offset = int32(10)
+  let width = int32(18)
+  let height = int32(22)
+  let rowBytes = (width * 3 + 3) & ~3
+  var box: (Int, Int, Int, Int)?
+  for row in 0..<height {
+    for x in 0..<width {
+      let o = offset + (height - 1 - row) * rowBytes + x * 3
+      if bytes[o + 2] == cloth.0 && bytes[o + 1] == cloth.1 && bytes[o] == cloth.2 {
+        box = box.map { (min($0.0, x), min($0.1, row), max($0.2, x), max($0.3, row)) } ?? (x, row, x, row)
+      }
+    }
+  }
+  return try #require(box)
+}
+
+/// The window runs on SDL's dummy video driver, so the tests need no display; pixels are
+/// read back from the renderer.
+@Suite("Window", .serialized)
+struct StageWindowTests {
+  init() {
+    setenv("SDL_VIDEODRIVER", "dummy", 1)
+  }
+
+  func makeWindow() throws -> StageWindow {
+    try StageWindow(assets: WindowAssets(sprite: TestSupport.repositoryRoot.appendingPathComponent("Assets/ninja.bmp").path))
+  }
+
+  @Test("the ninja is drawn where the scene puts it", arguments: [(400.0, 300.0), (150.0, 250.0), (650.0, 400.0)])
+  func spritePosition(x: Double, y: Double) throws {
+    let window = try makeWindow()
+    window.draw(Scene(spritePosition: Point(x: x, y: y)))
+    let image = try window.capturePixels()
+    let found = try #require(boundingBox(of: cloth, in: image, region: (0, 80, 800, 500)))
+    let inSprite = try clothBoxInSprite()
+    let scale = Int(StageWindow.spriteScale)
+    let left = Int(x) - window.spriteSize.width / 2 + inSprite.0 * scale
+    let top = Int(y) - window.spriteSize.height / 2 + inSprite.1 * scale
+    #expect(found.0 == left && found.1 == top, "cloth at \(found), expected top-left (\(left), \(top))")
+  }
+
+  @Test("the record button shows whether it is listening: green, then red")
+  func recordButton() throws {
+    let window = try makeWindow()
+    window.draw(Scene(spritePosition: Point(x: 400, y: 300), isListening: false))
+    let idle = try window.capturePixels()[30, 20]
+    window.draw(Scene(spritePosition: Point(x: 400, y: 300), isListening: true))
+    let listening = try window.capturePixels()[30, 20]
+    #expect(idle.g > 150 && idle.r < 80, "idle button \(idle)")
+    #expect(listening.r > 180 && listening.g < 80, "listening button \(listening)")
+  }
+
+  @Test("texts are drawn: the transcript panel changes when a transcript arrives")
+  func texts() throws {
+    let window = try makeWindow()
+    window.draw(Scene(spritePosition: Point(x: 400, y: 300)))
+    let before = try window.capturePixels()
+    window.draw(
+      Scene(
+        spritePosition: Point(x: 400, y: 300), lastTranscript: "move drown", lastInstructions: [.down],
+        rescues: ["drown -> down"]))
+    let after = try window.capturePixels()
+    var changed = 0
+    for y in 504..<600 {
+      for x in 0..<800 where before[x, y] != after[x, y] { changed += 1 }
+    }
+    #expect(changed > 500)
+  }
+
+  @Test("screenshots are written as PNG and BMP")
+  func screenshots() throws {
+    let folder = try TestSupport.temporaryFolder("shots")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let window = try makeWindow()
+    window.draw(Scene(spritePosition: Point(x: 400, y: 300)))
+    let png = folder.appendingPathComponent("shot.png")
+    let bmp = folder.appendingPathComponent("shot.bmp")
+    try window.saveScreenshot(to: png.path)
+    try window.saveScreenshot(to: bmp.path)
+    let pngBytes = try [UInt8](Data(contentsOf: png))
+    #expect(Array(pngBytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    #expect(try [UInt8](Data(contentsOf: bmp)).prefix(2) == [0x42, 0x4D])
+    // Decode the PNG with an independent inflater (Python's zlib) and compare a pixel.
+    guard TestSupport.which("python3") != nil else { return }
+    let check = try TestSupport.run([
+      "python3", "-c",
+      """
+      import zlib, struct, sys
+      d = open(sys.argv[1], 'rb').read()
+      w, h = struct.unpack('>II', d[16:24])
+      chunks, i = b'', 8
+      while i < len(d):
+          n = struct.unpack('>I', d[i:i+4])[0]; t = d[i+4:i+8]
+          if t == b'IDAT': chunks += d[i+8:i+8+n]
+          i += 12 + n
+      raw = zlib.decompress(chunks)
+      row = 1 + w * 3
+      x, y = 30, 20
+      print(w, h, *raw[y*row + 1 + x*3 : y*row + 4 + x*3])
+      """, png.path,
+    ])
+    #expect(check.status == 0, "\(check.stderr)")
+    let pixel = try window.capturePixels()[30, 20]
+    #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "800 600 \(pixel.r) \(pixel.g) \(pixel.b)")
+  }
+
+  @Test("a missing sprite or font is a clear error naming the file")
+  func missingFiles() {
+    #expect {
+      _ = try StageWindow(assets: WindowAssets(sprite: "/nonexistent/ninja.bmp"))
+    } throws: { error in
+      "\(error)".contains("/nonexistent/ninja.bmp")
+    }
+    #expect {
+      _ = try StageWindow(assets: WindowAssets(sprite: TestSupport.repositoryRoot.appendingPathComponent("Assets/ninja.bmp").path, font: "/nonexistent/font.ttf"))
+    } throws: { error in
+      "\(error)".contains("/nonexistent/font.ttf")
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import DirectMeCore
+import DirectMeTestSupport
+import Foundation
+import Testing
+
+let executable = TestSupport.executable
+let flite = TestSupport.Voice(.flite, "slt")
+let modelAvailable = FileManager.default.fileExists(atPath: "/usr/share/pocketsphinx/model/en-us/en-us/mdef")
+
+/// Command files spoken by flite, with what they say.
+let commandFiles: [(name: String, text: String, expected: [Direction])] = [
+  ("left", "move left", [.left]),
+  ("up", "up", [.up]),
+  ("sequence", "down. down. right.", [.down, .down, .right]),
+]
+
+func makeCommandFiles(in folder: URL) throws -> [URL] {
+  try commandFiles.map {
+    let url = folder.appendingPathComponent("\($0.name).wav")
+    try TestSupport.speak($0.text, voice: flite, to: url)
+    return url
+  }
+}
+
+/// "instruction 3: right -> (500, 300)" lines: the last position printed.
+func lastPosition(in output: String) -> Point? {
+  let lines = output.split(separator: "\n").filter { $0.hasPrefix("instruction ") }
+  guard let line = lines.last, let open = line.lastIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+  let numbers = line[line.index(after: open)..<close].split(separator: ",").compactMap {
+    Double($0.trimmingCharacters(in: .whitespaces))
+  }
+  return numbers.count == 2 ? Point(x: numbers[0], y: numbers[1]) : nil
+}
+
+/// The position after `directions` from the centre of an 800x600 window, 100 px a step.
+func expectedPosition(after directions: [Direction]) -> Point {
+  var animator = Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64))
+  for direction in directions { animator.enqueue(direction, at: 0) }
+  return animator.destination
+}
+
+@Suite(
+  "directme executable", .serialized,
+  .enabled(if: executable != nil, "build the directme executable first (swift build)"),
+  .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
+  .enabled(if: flite.isAvailable, "needs flite and sox (scripts/setup.sh)"))
+struct ExecutableTests {
+  @Test("replay --json gives each file's instructions and exits 0")
+  func replayJSON() throws {
+    let folder = try TestSupport.temporaryFolder("replay")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try makeCommandFiles(in: folder)
+    let run = try TestSupport.run([executable!.path, "replay", "--json"] + files.map(\.path))
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let lines = run.stdout.split(separator: "\n")
+    try #require(lines.count == files.count, "\(run.stdout)")
+    for (line, (file, spec)) in zip(lines, zip(files, commandFiles)) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["file"] as? String == file.path)
+      #expect(object["instructions"] as? [String] == spec.expected.map(\.rawValue), "\(spec.text): \(line)")
+      let emitted = try #require(object["emitted_at"] as? [Double])
+      #expect(emitted.count == spec.expected.count)
+      #expect(zip(emitted, emitted.dropFirst()).allSatisfy { $0 <= $1 })
+      let utterances = try #require(object["utterances"] as? [[String: Any]])
+      #expect(!utterances.isEmpty)
+      for utterance in utterances {
+        #expect(utterance["transcript"] is String)
+        #expect(utterance["alternates"] is [Any])
+        #expect((utterance["start"] as? Double ?? -1) >= 0)
+        #expect((utterance["end"] as? Double ?? -1) >= (utterance["start"] as? Double ?? 0))
+      }
+    }
+  }
+
+  @Test("a folder is replayed file by file, and a bad file is named while the others still run")
+  func replayFolderWithBadFile() throws {
+    let folder = try TestSupport.temporaryFolder("folder")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = try makeCommandFiles(in: folder)
+    try Data("not audio".utf8).write(to: folder.appendingPathComponent("broken.wav"))
+    let run = try TestSupport.run([executable!.path, "replay", "--json", folder.path])
+    #expect(run.status == 1)
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == commandFiles.count + 1)
+    #expect(run.stderr.contains("broken.wav: not a WAV file"), "\(run.stderr)")
+    #expect(run.stderr.contains("1 of 4 files had problems"), "\(run.stderr)")
+    #expect(!run.stderr.contains("Fatal error"))
+  }
+
+  @Test("score reads a labels file and reports accuracy, false alarms and the confusion matrix")
+  func score() throws {
+    let folder = try TestSupport.temporaryFolder("score")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try makeCommandFiles(in: folder)
+    let other = folder.appendingPathComponent("other.wav")
+    try TestSupport.speak("what time is it", voice: flite, to: other)
+    let labels = LabelsFormat.format(
+      zip(files, commandFiles).map { ($0.0.lastPathComponent, $0.1.expected) } + [("other.wav", [])])
+    let labelsFile = folder.appendingPathComponent("labels.tsv")
+    try labels.write(to: labelsFile, atomically: true, encoding: .utf8)
+
+    let text = try TestSupport.run([executable!.path, "score", labelsFile.path])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("recordings: 4 (3 with a command, 1 without)"))
+    #expect(text.stdout.contains("confusion"))
+
+    let json = try TestSupport.run([executable!.path, "score", "--json", labelsFile.path])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["recordings"] as? Int == 4)
+    let accuracy = try #require(object["utterance_accuracy"] as? Double)
+    #expect(accuracy >= 2.0 / 3)
+    #expect(object["false_alarm_rate"] is Double)
+  }
+
+  @Test("replay in the window moves the ninja, and the screenshot shows it where the instructions put it")
+  func window() throws {
+    let folder = try TestSupport.temporaryFolder("window")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sequence.wav")
+    try TestSupport.speak("left. up.", voice: flite, to: file)
+    let shot = folder.appendingPathComponent("shot.bmp")
+    let run = try TestSupport.run(
+      [executable!.path, "replay", "--window", "--screenshot", shot.path, file.path],
+      environment: ["SDL_VIDEODRIVER": "dummy"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let position = try #require(lastPosition(in: run.stdout), "no instruction printed: \(run.stdout)")
+    #expect(position != Point(x: 400, y: 300))
+    let image = try TestSupport.bmpPixels(shot)
+    let centre = try #require(TestSupport.spriteCentre(in: image), "no ninja in the screenshot")
+    #expect(abs(centre.x - position.x) <= 2 && abs(centre.y - position.y) <= 2, "ninja at \(centre), instructions put it at \(position)")
+  }
+
+  @Test("live from a virtual microphone: the ninja ends where the spoken commands say")
+  func live() throws {
+    try #require(PulseAudioServer.isAvailable, "needs pulseaudio and pactl (scripts/setup.sh)")
+    let pulse = try PulseAudioServer()
+    let folder = try TestSupport.temporaryFolder("live")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("commands.wav")
+    try TestSupport.speak("move left. down.", voice: flite, to: file, pad: 0.5)
+    let samples = try TestSupport.samples(of: file)
+
+    let player = Thread {
+      Thread.sleep(forTimeInterval: 1.0)  // let directme connect first
+      try? pulse.play(samples + [Int16](repeating: 0, count: 16000))
+    }
+    player.start()
+    let duration = 1.0 + Double(samples.count) / 16000 + 1.5
+    let run = try TestSupport.run(
+      [executable!.path, "--headless", "--duration", String(duration)],
+      environment: ["PULSE_SERVER": pulse.server], timeout: 60)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(lastPosition(in: run.stdout) == expectedPosition(after: [.left, .down]), "\(run.stdout)\n\(run.stderr)")
+  }
+
+  @Test("no PulseAudio server: one clear line saying how to start one, exit 1")
+  func noServer() throws {
+    let run = try TestSupport.run(
+      [executable!.path, "--headless", "--duration", "1"], environment: ["PULSE_SERVER": "unix:/nonexistent/pulse"])
+    #expect(run.status == 1)
+    let lines = run.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("pulseaudio --start"))
+  }
+
+  @Test("no display: a clear error that suggests --headless")
+  func noDisplay() throws {
+    let folder = try TestSupport.temporaryFolder("display")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("up.wav")
+    try TestSupport.speak("up", voice: flite, to: file)
+    let run = try TestSupport.run(
+      [executable!.path, "replay", "--window", file.path],
+      environment: ["SDL_VIDEODRIVER": "x11", "DISPLAY": ":99", "WAYLAND_DISPLAY": ""])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("--headless"), "\(run.stderr)")
+  }
+
+  @Test("bad options are refused before any work, with the reason")
+  func badOptions() throws {
+    let run = try TestSupport.run([executable!.path, "replay", "--alternates", "0", "x.wav"])
+    #expect(run.status != 0)
+    #expect(run.stderr.contains("--alternates"))
+    let unknown = try TestSupport.run([executable!.path, "--frobnicate"])
+    #expect(unknown.status != 0)
+    #expect(unknown.stderr.contains("frobnicate"))
+  }
+}

@@ -1,0 +1,150 @@
+import DirectMeAudio
+import DirectMeCore
+import DirectMeTestSupport
+import Foundation
+import Testing
+
+@testable import DirectMeRecognizer
+
+let grammar = TestSupport.repositoryRoot.appendingPathComponent("grammars/directme.gram").path
+let modelAvailable = FileManager.default.fileExists(
+  atPath: RecognizerConfiguration.defaultModelFolder + "/en-us/mdef")
+let voices: [TestSupport.Voice] = [
+  .init(.flite, "slt"), .init(.flite, "rms"), .init(.flite, "kal16"), .init(.flite, "awb"),
+]
+let canSpeak = voices.allSatisfy(\.isAvailable)
+
+/// Runs `file` through the same streaming pipeline as the microphone.
+func directions(in file: URL, recognizer: PocketSphinxRecognizer) throws -> StreamResult {
+  let source = try AudioFileSource(path: file.path)
+  recognizer.resetAdaptation()
+  return try CommandListener(recognizer: recognizer).run(next: source.next)
+}
+
+@Suite(
+  "Recognizer on synthetic speech", .serialized,
+  .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
+  .enabled(if: canSpeak, "needs flite and sox (scripts/setup.sh)"))
+struct RecognizerSpeechTests {
+  static let commands: [(String, [Direction])] = [
+    ("up", [.up]), ("down", [.down]), ("left", [.left]), ("right", [.right]),
+    ("move left", [.left]), ("go up now", [.up]), ("please move the ninja down", [.down]),
+    ("down. down. right.", [.down, .down, .right]),
+  ]
+
+  @Test("commands said by four voices become the right directions")
+  func commandsByVoice() throws {
+    let recognizer = try PocketSphinxRecognizer(configuration: RecognizerConfiguration(grammar: grammar))
+    let folder = try TestSupport.temporaryFolder("speech")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var right = 0
+    var total = 0
+    var misses: [String] = []
+    for voice in voices {
+      for (index, (text, expected)) in Self.commands.enumerated() {
+        let file = folder.appendingPathComponent("\(voice.name)-\(index).wav")
+        try TestSupport.speak(text, voice: voice, to: file)
+        let result = try directions(in: file, recognizer: recognizer)
+        total += 1
+        if result.directions == expected {
+          right += 1
+        } else {
+          misses.append("\(voice) \"\(text)\": heard \(result.utterances.map(\.result.bestTranscription.formattedString))")
+        }
+        // Word times are in the stream, in order, inside their utterance.
+        for utterance in result.utterances {
+          let words = utterance.result.bestTranscription.segments
+          #expect(zip(words, words.dropFirst()).allSatisfy { $0.start <= $1.start })
+          #expect(words.allSatisfy { $0.start >= utterance.result.start - 0.011 && $0.end <= utterance.result.end + 0.011 })
+        }
+      }
+    }
+    let accuracy = Double(right) / Double(total)
+    #expect(accuracy >= 0.75, "\(right)/\(total) right; misses: \(misses.joined(separator: "; "))")
+  }
+
+  @Test("speech that is not a command rarely moves the ninja")
+  func otherSpeech() throws {
+    let recognizer = try PocketSphinxRecognizer(configuration: RecognizerConfiguration(grammar: grammar))
+    let folder = try TestSupport.temporaryFolder("other")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let sentences = ["turn on the lights", "what time is it", "hello there", "the weather is nice today"]
+    var moved: [String] = []
+    for voice in voices {
+      for (index, text) in sentences.enumerated() {
+        let file = folder.appendingPathComponent("\(voice.name)-\(index).wav")
+        try TestSupport.speak(text, voice: voice, to: file)
+        let result = try directions(in: file, recognizer: recognizer)
+        if !result.directions.isEmpty { moved.append("\(voice) \"\(text)\" -> \(result.directions)") }
+        // Whatever it made of them, each utterance either moves or says why not.
+        for utterance in result.utterances {
+          #expect(!utterance.interpretation.instructions.isEmpty || utterance.interpretation.rejection != nil)
+        }
+      }
+    }
+    #expect(moved.count <= 4, "moved for: \(moved.joined(separator: "; "))")
+  }
+
+  @Test("a final result carries alternates with scores no better than the best")
+  func alternates() throws {
+    let recognizer = try PocketSphinxRecognizer(configuration: RecognizerConfiguration(grammar: grammar))
+    let folder = try TestSupport.temporaryFolder("alternates")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("left.wav")
+    try TestSupport.speak("move left", voice: voices[0], to: file)
+    let result = try directions(in: file, recognizer: recognizer)
+    let utterance = try #require(result.utterances.first)
+    let transcriptions = utterance.result.transcriptions
+    #expect(transcriptions.count >= 2)
+    #expect(transcriptions.count <= 10)
+    #expect(transcriptions.dropFirst().allSatisfy { $0.score <= transcriptions[0].score })
+    #expect(Set(transcriptions.map(\.words)).count == transcriptions.count)
+    #expect(utterance.result.bestTranscription.segments.filter { !$0.isFiller }.allSatisfy { $0.confidence != nil })
+  }
+}
+
+@Suite("Recognizer configuration errors", .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"))
+struct RecognizerErrorTests {
+  func error(grammarText: String? = nil, configure: (inout RecognizerConfiguration, URL) -> Void = { _, _ in })
+    throws -> String
+  {
+    let folder = try TestSupport.temporaryFolder("config")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var configuration = RecognizerConfiguration(grammar: grammar)
+    if let grammarText {
+      let file = folder.appendingPathComponent("test.gram")
+      try grammarText.write(to: file, atomically: true, encoding: .utf8)
+      configuration.grammar = file.path
+    }
+    configure(&configuration, folder)
+    do {
+      _ = try PocketSphinxRecognizer(configuration: configuration)
+      return "no error"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  @Test("a grammar word missing from the dictionary is named")
+  func unknownWord() throws {
+    let message = try error(grammarText: "#JSGF V1.0;\ngrammar g;\npublic <c> = up | flurbleblarg | down;\n")
+    #expect(message.contains("test.gram"))
+    #expect(message.contains("'flurbleblarg' is not in the dictionary"))
+  }
+
+  @Test("a JSGF syntax error names the file and the line")
+  func syntaxError() throws {
+    let message = try error(grammarText: "#JSGF V1.0;\ngrammar g;\n\npublic <c> = up | ( down ;\n")
+    #expect(message.contains("test.gram"))
+    #expect(message.contains("line 4"), "\(message)")
+  }
+
+  @Test("missing files are named")
+  func missingFiles() throws {
+    #expect(try error { config, _ in config.acousticModel = "/nonexistent/model" }.contains("/nonexistent/model: acoustic model folder not found"))
+    #expect(try error { config, folder in config.acousticModel = folder.path }.contains("not an acoustic model"))
+    #expect(try error { config, _ in config.dictionary = "/nonexistent/words.dict" }.contains("/nonexistent/words.dict: dictionary not found"))
+    #expect(try error { config, _ in config.grammar = "/nonexistent/g.gram" }.contains("/nonexistent/g.gram: grammar not found"))
+    #expect(try error(grammarText: "").contains("grammar is empty"))
+  }
+}

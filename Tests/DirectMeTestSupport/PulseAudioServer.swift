@@ -1,0 +1,138 @@
+import Foundation
+
+/// A private PulseAudio daemon for one test, with a virtual microphone fed from a FIFO
+/// (module-pipe-source). Nothing outside the test's folder is touched.
+public final class PulseAudioServer: @unchecked Sendable {
+  public let folder: URL
+  /// The address for `PULSE_SERVER`.
+  public let server: String
+  /// The virtual microphone's source name.
+  public let source = "directme_test_mic"
+  public let fifo: URL
+  private var pid: pid_t = 0
+
+  public static var isAvailable: Bool { TestSupport.which("pulseaudio") != nil && TestSupport.which("pactl") != nil }
+
+  public init() throws {
+    folder = try TestSupport.temporaryFolder("pulse")
+    let socket = folder.appendingPathComponent("native")
+    fifo = folder.appendingPathComponent("mic.fifo")
+    server = "unix:" + socket.path
+    let script = """
+      load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket.path)
+      load-module module-pipe-source source_name=\(source) file=\(fifo.path) format=s16le rate=16000 channels=1
+      set-default-source \(source)
+      load-module module-null-sink sink_name=directme_test_sink
+      """
+    let config = folder.appendingPathComponent("test.pa")
+    try script.write(to: config, atomically: true, encoding: .utf8)
+    let runtime = folder.appendingPathComponent("runtime")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+
+    var environment = ProcessInfo.processInfo.environment
+    environment["HOME"] = folder.path
+    environment["XDG_RUNTIME_DIR"] = runtime.path
+    environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path
+    environment.removeValue(forKey: "PULSE_SERVER")
+    // posix_spawn, not Foundation's Process: pulseaudio closes every inherited descriptor
+    // at start, which Process on Linux takes for the child's exit and then blocks waiting.
+    pid = try spawn(
+      TestSupport.which("pulseaudio") ?? "/usr/bin/pulseaudio",
+      [
+        "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
+        "--log-target=file:\(folder.appendingPathComponent("pulse.log").path)", "-F", config.path,
+      ],
+      environment: environment)
+
+    // Ready once the FIFO exists and the server answers.
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while Date() < deadline {
+      if FileManager.default.fileExists(atPath: fifo.path),
+        let check = try? TestSupport.run(["pactl", "--server", server, "info"], timeout: 5), check.status == 0
+      {
+        return
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    stop()
+    throw TestSupport.SynthesisError(message: "PulseAudio did not start (see \(folder.path)/pulse.log)")
+  }
+
+  /// Kills the daemon, as if the server crashed.
+  public func stop() {
+    guard pid > 0 else { return }
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    pid = 0
+  }
+
+  deinit {
+    stop()
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  /// Plays 16 kHz mono 16-bit samples into the virtual microphone at real-time pace,
+  /// 10 ms at a time. Blocks until done.
+  public func play(_ samples: [Int16]) throws {
+    guard let handle = FileHandle(forWritingAtPath: fifo.path) else {
+      throw TestSupport.SynthesisError(message: "cannot open \(fifo.path)")
+    }
+    defer { try? handle.close() }
+    let chunk = 160
+    let start = Date()
+    var index = 0
+    while index < samples.count {
+      let end = min(index + chunk, samples.count)
+      let bytes = samples[index..<end].withUnsafeBytes { Data($0) }
+      try handle.write(contentsOf: bytes)
+      index = end
+      let due = start.addingTimeInterval(Double(index) / 16000)
+      let wait = due.timeIntervalSinceNow
+      if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+    }
+  }
+}
+
+extension TestSupport {
+  /// The samples of a 16-bit mono WAV file (the ones `speak` writes).
+  public static func samples(of url: URL) throws -> [Int16] {
+    let data = try Data(contentsOf: url)
+    let bytes = [UInt8](data)
+    var offset = 12
+    while offset + 8 <= bytes.count {
+      let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+      let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+      if id == "data" {
+        let body = bytes[(offset + 8)..<min(bytes.count, offset + 8 + size)]
+        return stride(from: body.startIndex, to: body.endIndex - 1, by: 2).map {
+          Int16(bitPattern: UInt16(body[$0]) | UInt16(body[$0 + 1]) << 8)
+        }
+      }
+      offset += 8 + size + size % 2
+    }
+    throw SynthesisError(message: "\(url.path): no data chunk")
+  }
+}
+
+/// Starts `path` with `arguments` and `environment`; stdin, stdout and stderr go to /dev/null.
+func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+    posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+  }
+  let argv = ([path] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    argv.forEach { free($0) }
+    envp.forEach { free($0) }
+  }
+  var pid: pid_t = 0
+  let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+  guard status == 0 else {
+    throw TestSupport.SynthesisError(message: "cannot start \(path): \(String(cString: strerror(status)))")
+  }
+  return pid
+}
