@@ -37,11 +37,15 @@ let package = Package(
     .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple"]),
     .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
 
+    // Benchmarks: corpora (dev set, noise mixes, sequences, synthetic speech, non-speech),
+    // the stock baseline, and reports.
+    .target(name: "DirectMeBench", dependencies: ["DirectMeCore", "DirectMeAudio"]),
+
     // The executable: argument parsing and wiring.
     .executableTarget(
       name: "directme",
       dependencies: [
-        "DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay",
+        "DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay", "DirectMeBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

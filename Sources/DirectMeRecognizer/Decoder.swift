@@ -196,21 +196,37 @@ final class Decoder {
     }
   }
 
-  /// Parses a JSGF file, checks every word against the dictionary and makes it the search
-  /// named `name`. Returns the grammar's words.
+  /// Parses a JSGF file, checks every word against the dictionary, and adds a search for
+  /// its public rule (named `name`, and selected) and for each of `rules` that the grammar
+  /// defines (named as the rule). Returns the grammar's words and the rules it found.
   ///
-  /// The corresponding C functions are `jsgf_parse_file`, `jsgf_build_fsg`, `ps_set_fsg`
-  /// and `ps_set_search`.
+  /// The corresponding C functions are `jsgf_parse_file`, `jsgf_get_rule`, `jsgf_build_fsg`,
+  /// `ps_set_fsg` and `ps_set_search`.
   @discardableResult
-  func setGrammar(_ path: String, named name: String) throws -> Set<String> {
+  func setGrammar(_ path: String, named name: String, rules: [String] = []) throws -> (words: Set<String>, rules: Set<String>) {
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
     guard let grammar else {
       throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))
     }
     defer { jsgf_grammar_free(grammar) }
-    guard let rule = jsgf_get_public_rule(grammar) else {
+    guard let publicRule = jsgf_get_public_rule(grammar) else {
       throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
     }
+    let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path)
+    var found: Set<String> = []
+    let grammarName = String(cString: jsgf_grammar_name(grammar))
+    for rule in rules {
+      guard let definition = jsgf_get_rule(grammar, "\(grammarName).\(rule)") else { continue }
+      _ = try addSearch(from: grammar, rule: definition, named: rule, path: path)
+      found.insert(rule)
+    }
+    let (status, log2) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, name) }
+    try check(status, "ps_set_search", log: log2)
+    return (words, found)
+  }
+
+  /// Builds the finite-state grammar of one rule and adds it as a search.
+  private func addSearch(from grammar: OpaquePointer, rule: OpaquePointer, named name: String, path: String) throws -> Set<String> {
     let (built, buildLog) = SphinxLog.capturing("building grammar \(path)") {
       jsgf_build_fsg(grammar, rule, logmath, Float(float("-lw")))
     }
@@ -242,15 +258,12 @@ final class Decoder {
     if words.isEmpty {
       throw ConfigurationError(file: path, problem: "the grammar has no words")
     }
-
     let (status, setLog) = SphinxLog.capturing("setting grammar \(path)") { ps_set_fsg(handle, name, fsg) }
     if status < 0 {
       throw ConfigurationError(
         file: path,
         problem: PocketSphinxError.from("ps_set_fsg", log: setLog, fallback: "cannot use the grammar").message)
     }
-    let (searchStatus, searchLog) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, name) }
-    try check(searchStatus, "ps_set_search", log: searchLog)
     return words
   }
 

@@ -29,13 +29,15 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// More decoder options, as on pocketsphinx's command line (`-beam`: `1e-48`).
   public var decoderOptions: [String: String]
   public var finalPass: FinalPass
-  /// The words that are commands (scored against every other word of the grammar).
+  /// Options of the final pass's decoder. No word insertion penalty by default: the
+  /// <commands> and <others> decodes are compared, and a per-word cost would favour
+  /// whichever needs fewer words; the grammar's weights price commands instead.
+  public var finalDecoderOptions: [String: String] = ["-wip": "1.0"]
+  /// The grammar's words that are commands.
   public var commandWords: Set<String>
-  /// Confidence is `1 / (1 + exp(-scale * margin))`, margin being a word's score (natural
-  /// log) above its best rival's on the same audio.
+  /// A command's confidence is `1 / (1 + exp(-scale * margin))`, the margin being how much
+  /// better (natural log) the commands explain the utterance than the other words do.
   public var confidenceScale: Double
-  /// Seconds of audio around a word when it is scored again on its own.
-  public var scoringPadding: Double
 
   public init(
     acousticModel: String = Self.defaultModelFolder + "/en-us",
@@ -45,9 +47,8 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     maximumTranscriptions: Int = 10,
     decoderOptions: [String: String] = [:],
     finalPass: FinalPass = .batch,
-    commandWords: Set<String> = Set(Direction.allCases.map(\.rawValue)),
-    confidenceScale: Double = 0.1,
-    scoringPadding: Double = 0.05
+    commandWords: Set<String> = Set(Vocabulary.standard.commands.keys),
+    confidenceScale: Double = 0.05
   ) {
     self.acousticModel = acousticModel
     self.dictionary = dictionary
@@ -58,7 +59,6 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     self.finalPass = finalPass
     self.commandWords = commandWords
     self.confidenceScale = confidenceScale
-    self.scoringPadding = scoringPadding
   }
 
   /// `grammar.dict` beside `grammar.gram`, if there is one.
@@ -68,13 +68,14 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   }
 
   /// Options for `ps_init`, without any search (the grammar is set afterwards).
-  var initOptions: [String] {
+  func initOptions(_ extra: [String: String] = [:]) -> [String] {
     var options: [String: String] = [
       "-hmm": acousticModel,
       "-dict": dictionary,
       "-remove_silence": "no",  // DirectMe's endpointer decides where speech is
       "-bestpath": "no",  // the lattice pass is slow on big grammars and not needed
     ]
+    options.merge(extra) { _, new in new }
     options.merge(decoderOptions) { _, new in new }
     return options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
   }
@@ -105,7 +106,8 @@ public final class PocketSphinxRecognizer: Recognizer {
   private let final: Decoder?
   private var inUtterance = false
   private var audio: [Int16] = []
-  private var wordSearches: Set<String> = []
+  /// The grammar's rules the final pass decodes with (`commands`, `others`).
+  private var finalSearches: Set<String> = []
   /// The cepstral mean the model starts from (`-cmninit`), restored by `resetAdaptation`.
   private let initialMean: [mfcc_t]?
 
@@ -113,19 +115,17 @@ public final class PocketSphinxRecognizer: Recognizer {
     try Self.validateFiles(of: configuration)
     self.configuration = configuration
     streaming = try Self.makeDecoder(configuration)
-    grammarWords = try streaming.setGrammar(configuration.grammar, named: Search.main)
-    final = configuration.finalPass == .batch ? try Self.makeDecoder(configuration) : nil
-    if let final {
-      try final.setGrammar(configuration.grammar, named: Search.main)
-      try Self.addScoringSearches(to: final, grammarWords: grammarWords, commands: configuration.commandWords)
-      try final.select(search: Search.main)
-    }
+    grammarWords = try streaming.setGrammar(configuration.grammar, named: Search.main).words
+    final = configuration.finalPass == .batch ? try Self.makeDecoder(configuration, extra: configuration.finalDecoderOptions) : nil
+    finalSearches = try final?.setGrammar(
+      configuration.grammar, named: Search.main, rules: [Search.commands, Search.others]
+    ).rules ?? []
     initialMean = streaming.cepstralMean
   }
 
-  private static func makeDecoder(_ configuration: RecognizerConfiguration) throws -> Decoder {
+  private static func makeDecoder(_ configuration: RecognizerConfiguration, extra: [String: String] = [:]) throws -> Decoder {
     let decoder = try Decoder(
-      options: configuration.initOptions,
+      options: configuration.initOptions(extra),
       describing: "loading acoustic model \(configuration.acousticModel)")
     if let extra = configuration.extraDictionary {
       try decoder.addWords(from: extra)
@@ -162,104 +162,54 @@ public final class PocketSphinxRecognizer: Recognizer {
     inUtterance = false
     try streaming.endUtterance()
     guard let final else {
-      let best = streaming.bestTranscription()
-      return RecognitionResult(transcriptions: best.map { [$0] } ?? [], start: 0, end: streaming.duration)
+      let streamed = streaming.bestTranscription()
+      return RecognitionResult(transcriptions: streamed.map { [$0] } ?? [], start: 0, end: streaming.duration)
     }
-    try final.select(search: Search.main)
-    guard let best = try final.decodeWhole(audio) else {
-      return RecognitionResult(transcriptions: [], start: 0, end: final.duration)
-    }
+    // Without a <commands> rule the whole grammar stands for the commands.
+    let commands = try decode(audio, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
+    let others = finalSearches.contains(Search.others) ? try decode(audio, search: Search.others, on: final) : nil
     let duration = final.duration
-    let transcriptions = try rescore(best, decoder: final)
-    let spoken = transcriptions[0].segments.filter { !$0.isFiller }
-    let confidence = spoken.isEmpty ? nil : spoken.compactMap(\.confidence).min()
+    let transcriptions = weigh(commands: commands, others: others)
+    let spoken = transcriptions.first?.segments.filter { !$0.isFiller } ?? []
+    let confidence = spoken.compactMap(\.confidence).min()
     return RecognitionResult(transcriptions: transcriptions, start: 0, end: duration, confidence: confidence)
   }
 
-  // MARK: Alternates and confidence
+  // MARK: Final pass
 
+  /// The searches: the grammar's public rule, and its rules `<commands>` (what counts as
+  /// a command utterance) and `<others>` (everything else the grammar knows).
   enum Search {
     static let main = "directme"
     static let commands = "commands"
-    static let rivals = "rivals"
-    static func word(_ word: String) -> String { "word:" + word }
+    static let others = "others"
   }
 
-  /// Builds the searches that score single words: each command against the grammar's other
-  /// words, and the other words against the commands.
-  private static func addScoringSearches(to decoder: Decoder, grammarWords: Set<String>, commands: Set<String>) throws {
-    let commandWords = grammarWords.intersection(commands).sorted()
-    let rivalWords = grammarWords.subtracting(commands).sorted()
-    if !commandWords.isEmpty {
-      try decoder.addSearch(named: Search.commands, jsgf: singleWordGrammar(commandWords))
-    }
-    if !rivalWords.isEmpty {
-      try decoder.addSearch(named: Search.rivals, jsgf: singleWordGrammar(rivalWords))
-    }
+  private func decode(_ samples: [Int16], search: String, on decoder: Decoder) throws -> Transcription? {
+    try decoder.select(search: search)
+    return try decoder.decodeWhole(samples)
   }
 
-  /// JSGF for exactly one of `words` (silence and noise around it are allowed by the decoder).
-  static func singleWordGrammar(_ words: [String]) -> String {
-    "#JSGF V1.0;\ngrammar scoring;\npublic <word> = " + words.joined(separator: " | ") + ";\n"
-  }
-
-  /// The best transcription with each word's confidence, followed by the alternates.
+  /// The best reading and its alternates from the two decodes of the final pass.
   ///
-  /// Every word of the best reading is decoded again on its own stretch of audio, twice:
-  /// alone, and against its rivals (the commands for any other word, every other word for a
-  /// command). The score difference is the alternate's gap and, through a logistic, the
-  /// word's confidence. This is a word-level n-best: each alternate is the best reading with
-  /// one word swapped for its closest rival.
-  private func rescore(_ best: Transcription, decoder: Decoder) throws -> [Transcription] {
-    var annotated = best
-    var alternates: [Transcription] = []
-    let pad = configuration.scoringPadding
-    let rate = Double(AudioRate.samplesPerSecond)
-    for (index, segment) in best.segments.enumerated() where !segment.isFiller {
-      let first = max(0, Int(((segment.start - pad) * rate).rounded()))
-      let last = min(audio.count, Int(((segment.end + pad) * rate).rounded()))
-      guard last - first >= Int(rate * 0.05) else { continue }
-      let samples = Array(audio[first..<last])
-      let isCommand = configuration.commandWords.contains(segment.word)
-      let rivalSearch = isCommand ? Search.rivals : Search.commands
-      guard let own = try score(samples, search: try wordSearch(segment.word)),
-        let rival = try decodeWithSearch(samples, search: rivalSearch)
-      else { continue }
-      let rivalWord = rival.segments.first { !$0.isFiller }?.word
-      let margin = own - rival.score
-      annotated.segments[index].confidence = 1 / (1 + exp(-margin * configuration.confidenceScale))
-      if let rivalWord, rivalWord != segment.word {
-        var segments = best.segments
-        segments[index] = WordSegment(
-          word: rivalWord, start: segment.start, end: segment.end, score: segment.score - max(0, margin),
-          confidence: 1 / (1 + exp(margin * configuration.confidenceScale)))
-        alternates.append(Transcription(segments: segments, score: best.score - max(0, margin)))
+  /// The margin between them, `commands.score - others.score`, is how much better commands
+  /// explain the utterance than anything else the grammar knows; through a logistic it is
+  /// the confidence of each command word. The reading that scores better comes first, the
+  /// other is the alternate (a near-miss that the interpreter may rescue).
+  func weigh(commands: Transcription?, others: Transcription?) -> [Transcription] {
+    var candidates: [Transcription] = []
+    if var commands {
+      if let others {
+        let confidence = 1 / (1 + exp(-configuration.confidenceScale * (commands.score - others.score)))
+        for index in commands.segments.indices where configuration.commandWords.contains(commands.segments[index].word) {
+          commands.segments[index].confidence = confidence
+        }
       }
+      candidates.append(commands)
     }
-    try decoder.select(search: Search.main)
-    var seen: Set<[String]> = [annotated.words]
-    let distinct = alternates.sorted { $0.score > $1.score }.filter { seen.insert($0.words).inserted }
-    return [annotated] + distinct.prefix(max(0, configuration.maximumTranscriptions - 1))
-  }
-
-  /// The search that holds just `word`, made the first time it is needed.
-  private func wordSearch(_ word: String) throws -> String {
-    let name = Search.word(word)
-    if !wordSearches.contains(name) {
-      try final?.addSearch(named: name, jsgf: Self.singleWordGrammar([word]))
-      wordSearches.insert(name)
-    }
-    return name
-  }
-
-  private func decodeWithSearch(_ samples: [Int16], search: String) throws -> Transcription? {
-    guard let final else { return nil }
-    try final.select(search: search)
-    return try final.decodeWhole(samples)
-  }
-
-  private func score(_ samples: [Int16], search: String) throws -> Double? {
-    try decodeWithSearch(samples, search: search)?.score
+    if let others { candidates.append(others) }
+    candidates.sort { $0.score > $1.score }
+    return Array(candidates.prefix(configuration.maximumTranscriptions))
   }
 
   // MARK: Checks
@@ -307,7 +257,3 @@ public final class PocketSphinxRecognizer: Recognizer {
   }
 }
 
-/// The audio format every recognizer here takes: 16 kHz mono 16-bit.
-enum AudioRate {
-  static let samplesPerSecond = 16_000
-}

@@ -41,6 +41,11 @@ struct RecognizerOptions: ParsableArguments {
     return Interpreter(settings: settings)
   }
 
+  /// The settings in one line, for reports.
+  var summary: String {
+    "grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), alternates \(alternates), rescue margin \(rescueMargin)"
+  }
+
   func makeRecognizer() throws -> PocketSphinxRecognizer {
     try PocketSphinxRecognizer(configuration: configuration)
   }
@@ -82,12 +87,10 @@ func expandAudioPaths(_ paths: [String]) -> [String] {
   for path in paths {
     var isFolder: ObjCBool = false
     if fileManager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-      let base = URL(fileURLWithPath: path)
       let found = (fileManager.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
         .filter { $0.lowercased().hasSuffix(".wav") }
         .sorted()
         .map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
-      _ = base
       result.append(contentsOf: found)
     } else {
       result.append(path)

@@ -1,0 +1,311 @@
+import DirectMeCore
+import Foundation
+
+/// One recording of the accuracy benchmark and what it says.
+public struct BenchItem: Sendable {
+  /// Unique and stable, e.g. "dev/up/1eddce1d_nohash_3.wav" or "pink 10 dB/dev/up/...".
+  public var id: String
+  /// The row of the table it counts in ("dev, checking half", "pink noise 10 dB", ...).
+  public var condition: String
+  public var expected: [Direction]
+  public var samples: [Int16]
+
+  public init(id: String, condition: String, expected: [Direction], samples: [Int16]) {
+    self.id = id
+    self.condition = condition
+    self.expected = expected
+    self.samples = samples
+  }
+}
+
+/// Builds the benchmark's corpora. Generated audio is cached in `cache` so later runs are
+/// quick; everything is seeded, so every run hears the same audio.
+public struct CorpusBuilder {
+  public let cache: URL
+  public var progress: (String) -> Void
+
+  public init(cache: URL, progress: @escaping (String) -> Void = { _ in }) {
+    self.cache = cache
+    self.progress = progress
+  }
+
+  // MARK: Real speech
+
+  /// The dev set's speakers split in two, a speaker wholly in one half: speakers with the
+  /// most command recordings first, each to the half with fewer command recordings so far
+  /// (then fewer recordings, then by a hash of the id), so both halves hold about as many
+  /// commands and as many recordings.
+  public static func tuningSpeakers(_ recordings: [LabeledRecording]) -> Set<String> {
+    var commands: [String: Int] = [:]
+    var totals: [String: Int] = [:]
+    for recording in recordings {
+      let speaker = speaker(of: recording.path)
+      totals[speaker, default: 0] += 1
+      if !recording.expected.isEmpty { commands[speaker, default: 0] += 1 }
+    }
+    func hash(_ text: String) -> UInt32 {
+      text.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+    }
+    let speakers = totals.keys.sorted {
+      (commands[$0, default: 0], totals[$0]!, hash($0)) > (commands[$1, default: 0], totals[$1]!, hash($1))
+    }
+    var tuning: Set<String> = []
+    var counts = (tuning: (commands: 0, total: 0), checking: (commands: 0, total: 0))
+    for speaker in speakers {
+      let c = commands[speaker, default: 0]
+      let t = totals[speaker]!
+      let toTuning = (counts.tuning.commands, counts.tuning.total) <= (counts.checking.commands, counts.checking.total)
+      if toTuning {
+        tuning.insert(speaker)
+        counts.tuning = (counts.tuning.commands + c, counts.tuning.total + t)
+      } else {
+        counts.checking = (counts.checking.commands + c, counts.checking.total + t)
+      }
+    }
+    return tuning
+  }
+
+  /// "1eddce1d" from "up/1eddce1d_nohash_3.wav".
+  public static func speaker(of path: String) -> String {
+    let name = (path as NSString).lastPathComponent
+    return String(name.split(separator: "_").first ?? Substring(name))
+  }
+
+  public static let tuningHalf = "dev, tuning half"
+  public static let checkingHalf = "dev, checking half"
+
+  /// The dev set's recordings, each in its half.
+  public func devSet(_ folder: URL) throws -> [BenchItem] {
+    let labelsFile = folder.appendingPathComponent("labels.tsv")
+    let (recordings, errors) = LabelsFormat.parse(try String(contentsOf: labelsFile, encoding: .utf8))
+    if let error = errors.first { throw Tools.Failure(description: "\(labelsFile.path): \(error)") }
+    let tuning = Self.tuningSpeakers(recordings)
+    return try recordings.map { recording in
+      let half = tuning.contains(Self.speaker(of: recording.path)) ? Self.tuningHalf : Self.checkingHalf
+      return BenchItem(
+        id: "dev/" + recording.path, condition: half, expected: recording.expected,
+        samples: try Tools.samples(folder.appendingPathComponent(recording.path).path))
+    }
+  }
+
+  // MARK: Noise
+
+  public enum Noise: String, CaseIterable, Sendable {
+    case pink, brown, babble
+  }
+
+  /// 30 s of a noise, made once with sox (pink, brown) or by mixing six synthetic voices
+  /// reading different sentences (babble).
+  public func noise(_ kind: Noise) throws -> [Int16] {
+    let file = cache.appendingPathComponent("noise-\(kind.rawValue).wav")
+    if !FileManager.default.fileExists(atPath: file.path) {
+      progress("making \(kind.rawValue) noise")
+      switch kind {
+      case .pink, .brown:
+        try Tools.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", file.path, "synth", "30", "\(kind.rawValue)noise", "vol", "0.5"])
+      case .babble:
+        try makeBabble(file)
+      }
+    }
+    return try Tools.samples(file.path)
+  }
+
+  private func makeBabble(_ file: URL) throws {
+    let sentences = [
+      "The committee will meet again on Thursday to discuss the budget for next year and the plans for the new library.",
+      "She told me that the train was late again, so we had a coffee at the station and talked about the weather.",
+      "Please remember to water the plants while I am away, and feed the cat twice a day if you can.",
+      "In the morning the market is full of people buying fresh bread, fruit, vegetables and flowers for the weekend.",
+      "He has been learning to play the piano for three years and now he practices every evening after dinner.",
+      "Scientists have found a new species of frog in the rain forest, living high in the trees near a waterfall.",
+    ]
+    let voices: [(String, String)] = [("flite", "slt"), ("flite", "rms"), ("flite", "awb"), ("espeak-ng", "en-us+f3"), ("espeak-ng", "en-gb+m3"), ("flite", "kal16")]
+    var tracks: [[Int16]] = []
+    for (index, (engine, voice)) in voices.enumerated() {
+      let raw = cache.appendingPathComponent("babble-\(index).raw.wav")
+      let text = (0..<4).map { sentences[($0 + index) % sentences.count] }.joined(separator: " ")
+      if engine == "flite" {
+        try Tools.run(["flite", "-voice", voice, "-t", text, "-o", raw.path])
+      } else {
+        try Tools.run(["espeak-ng", "-v", voice, "-w", raw.path, text])
+      }
+      tracks.append(try Tools.samples(raw.path))
+      try? FileManager.default.removeItem(at: raw)
+    }
+    let length = 30 * Signal.rate
+    var mixed = [Double](repeating: 0, count: length)
+    for (index, track) in tracks.enumerated() where !track.isEmpty {
+      let offset = index * 7919
+      for position in 0..<length { mixed[position] += Double(track[(position + offset) % track.count]) }
+    }
+    let peak = mixed.map(abs).max() ?? 1
+    try Tools.write(mixed.map { Int16(clamping: Int($0 / peak * 16000)) }, to: file.path)
+  }
+
+  /// Each item mixed with each noise at each SNR (over its speech part).
+  public func noiseMixes(_ items: [BenchItem], snrs: [Double] = [20, 10, 5]) throws -> [BenchItem] {
+    var result: [BenchItem] = []
+    for kind in Noise.allCases {
+      let noise = try noise(kind)
+      for snr in snrs {
+        var random = Signal.Random(seed: UInt64(snr * 100) + UInt64(kind.rawValue.count))
+        for item in items {
+          let offset = Int.random(in: 0..<noise.count, using: &random)
+          let samples = item.expected.isEmpty && Signal.speechPower(item.samples) == 0
+            ? item.samples : Signal.mix(item.samples, noise: noise, snr: snr, offset: offset)
+          result.append(
+            BenchItem(
+              id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: "\(kind.rawValue) noise, \(Int(snr)) dB SNR",
+              expected: item.expected, samples: samples))
+        }
+      }
+    }
+    return result
+  }
+
+  // MARK: Sequences
+
+  /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined
+  /// with 200-400 ms pauses.
+  public func sequences(from items: [BenchItem], count: Int, condition: String, seed: UInt64 = 7) -> [BenchItem] {
+    let singles = items.filter { $0.expected.count == 1 }
+    guard !singles.isEmpty else { return [] }
+    var random = Signal.Random(seed: seed)
+    return (0..<count).map { index in
+      let length = Int.random(in: 2...4, using: &random)
+      var samples = Signal.silence(0.3)
+      var expected: [Direction] = []
+      var ids: [String] = []
+      for part in 0..<length {
+        let item = singles[Int.random(in: 0..<singles.count, using: &random)]
+        if part > 0 { samples += Signal.silence(Double.random(in: 0.2...0.4, using: &random)) }
+        samples += Signal.trimmed(item.samples)
+        expected += item.expected
+        ids.append((item.id as NSString).lastPathComponent)
+      }
+      samples += Signal.silence(0.5)
+      return BenchItem(
+        id: "sequence \(index + 1): " + ids.joined(separator: "+"), condition: condition, expected: expected,
+        samples: samples)
+    }
+  }
+
+  // MARK: Synthetic speech
+
+  public struct Voice: Hashable, Sendable {
+    public var engine: String  // "flite" or "espeak-ng"
+    public var name: String
+    public var rate: Int?
+    public var pitch: Int?
+    public var label: String {
+      "\(engine):\(name)" + (rate.map { " -s \($0)" } ?? "") + (pitch.map { " -p \($0)" } ?? "")
+    }
+  }
+
+  /// Voices for the synthetic corpus: flite's four, and espeak-ng's accents and variants at
+  /// several rates and pitches.
+  public static func syntheticVoices() -> [Voice] {
+    var voices = ["slt", "rms", "awb", "kal16"].map { Voice(engine: "flite", name: $0) }
+    let accents = ["en-us", "en-gb", "en-gb-scotland", "en-us", "en-gb-x-rp", "en-us"]
+    let variants = ["", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7", "+f1", "+f2", "+f3", "+f4", "+f5"]
+    for (index, variant) in variants.enumerated() {
+      let accent = accents[index % accents.count]
+      voices.append(Voice(engine: "espeak-ng", name: accent + variant, rate: [130, 160, 185][index % 3], pitch: [35, 50, 65][(index / 3) % 3]))
+    }
+    return voices
+  }
+
+  public static let commandPhrases: [(String, [Direction])] = [
+    ("up", [.up]), ("down", [.down]), ("left", [.left]), ("right", [.right]),
+    ("move left", [.left]), ("go up now", [.up]), ("move the ninja right", [.right]), ("please go down", [.down]),
+    ("left. up.", [.left, .up]), ("down. down. right.", [.down, .down, .right]), ("move up please", [.up]),
+    ("go right", [.right]),
+  ]
+
+  public static let otherPhrases = [
+    "turn on the lights", "the brown town", "a cup of tea", "what time is it", "hello there",
+    "the weather is nice today", "I like cats", "open the door", "lift the box", "call my mother",
+    "play some music", "it is raining", "good night", "where are my keys", "the light is bright", "stop",
+  ]
+
+  public static let syntheticCommands = "synthetic speech, commands"
+  public static let syntheticOther = "synthetic speech, not commands"
+
+  /// Every voice saying a rotating share of the command and non-command phrases.
+  public func synthetic() throws -> [BenchItem] {
+    var items: [BenchItem] = []
+    let voices = Self.syntheticVoices().filter { Tools.which($0.engine) != nil }
+    for (voiceIndex, voice) in voices.enumerated() {
+      progress("synthesizing \(voice.label)")
+      for (index, phrase) in Self.commandPhrases.enumerated() where (index + voiceIndex) % 2 == 0 {
+        items.append(
+          BenchItem(
+            id: "\(voice.label)/\(phrase.0)", condition: Self.syntheticCommands, expected: phrase.1,
+            samples: try speak(phrase.0, voice: voice)))
+      }
+      for (index, phrase) in Self.otherPhrases.enumerated() where (index + voiceIndex) % 3 == 0 {
+        items.append(
+          BenchItem(
+            id: "\(voice.label)/\(phrase)", condition: Self.syntheticOther, expected: [],
+            samples: try speak(phrase, voice: voice)))
+      }
+    }
+    return items
+  }
+
+  /// The phrase spoken by the voice, as 16 kHz samples with 300 ms of silence around.
+  public func speak(_ text: String, voice: Voice) throws -> [Int16] {
+    let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    let file = cache.appendingPathComponent("speech-\(String(key, radix: 16)).wav")
+    if !FileManager.default.fileExists(atPath: file.path) {
+      let raw = cache.appendingPathComponent("speech-\(String(key, radix: 16)).raw.wav")
+      if voice.engine == "flite" {
+        try Tools.run(["flite", "-voice", voice.name, "-t", text, "-o", raw.path])
+      } else {
+        var arguments = ["espeak-ng", "-v", voice.name, "-w", raw.path]
+        if let rate = voice.rate { arguments += ["-s", String(rate)] }
+        if let pitch = voice.pitch { arguments += ["-p", String(pitch)] }
+        try Tools.run(arguments + [text])
+      }
+      try Tools.run(["sox", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path, "pad", "0.3", "0.3"])
+      try? FileManager.default.removeItem(at: raw)
+    }
+    return try Tools.samples(file.path)
+  }
+
+  // MARK: Non-speech
+
+  public static let silenceAndNoise = "silence and noise"
+
+  /// Silence, steady noises at several levels, clicks, beeps and cough-like bursts.
+  public func nonSpeech() throws -> [BenchItem] {
+    var random = Signal.Random(seed: 42)
+    var items: [(String, [Int16])] = [
+      ("digital silence", Signal.silence(2)),
+      ("room tone -60 dBFS", Signal.whiteNoise(2, level: -60, random: &random)),
+    ]
+    for level in [-50.0, -35, -20] {
+      items.append(("white noise \(Int(level)) dBFS", Signal.whiteNoise(2, level: level, random: &random)))
+    }
+    for kind in [Noise.pink, .brown, .babble] {
+      let noise = try noise(kind)
+      for (index, gain) in [0.05, 0.3, 1.0].enumerated() {
+        let start = (index + 1) * 3 * Signal.rate
+        items.append(
+          ("\(kind.rawValue) noise x\(gain)", noise[start..<start + 2 * Signal.rate].map { Int16(clamping: Int(Double($0) * gain)) }))
+      }
+    }
+    for count in [1, 3, 8] {
+      items.append(("\(count) clicks", Signal.clicks(2, count: count, random: &random)))
+    }
+    for frequency in [440.0, 1000, 2500] {
+      items.append(("beep \(Int(frequency)) Hz", Signal.silence(0.3) + Signal.tone(0.4, frequency: frequency, level: -20) + Signal.silence(0.5)))
+    }
+    for index in 0..<10 {
+      items.append(("cough \(index + 1)", Signal.cough(bursts: 1 + index % 2, random: &random)))
+    }
+    return items.map {
+      BenchItem(id: "non-speech/\($0.0)", condition: Self.silenceAndNoise, expected: [], samples: $0.1)
+    }
+  }
+}

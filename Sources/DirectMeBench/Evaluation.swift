@@ -1,0 +1,182 @@
+import DirectMeCore
+import Foundation
+
+/// What DirectMe and the baseline made of one benchmark item.
+public struct ItemOutcome: Sendable {
+  public var item: BenchItem
+  /// DirectMe's final results, kept so other interpreter settings can be tried without
+  /// decoding again.
+  public var results: [RecognitionResult]
+  /// The baseline's directions, when it ran.
+  public var baseline: [Direction]?
+  /// The baseline's transcript lines.
+  public var baselineTranscript: String?
+
+  public init(item: BenchItem, results: [RecognitionResult], baseline: [Direction]? = nil, baselineTranscript: String? = nil) {
+    self.item = item
+    self.results = results
+    self.baseline = baseline
+    self.baselineTranscript = baselineTranscript
+  }
+}
+
+/// Metrics of one set of outcomes, by the same definitions as `directme score`.
+public struct ConditionScore: Sendable, Codable {
+  public var condition: String
+  public var items: Int
+  public var utteranceAccuracy: Double?
+  public var instructionErrorRate: Double?
+  public var falseAlarmRate: Double?
+  public var rescues: Int
+
+  public init(condition: String, report: ScoreReport) {
+    self.condition = condition
+    items = report.recordings.count
+    utteranceAccuracy = report.utteranceAccuracy
+    instructionErrorRate = report.instructionErrorRate
+    falseAlarmRate = report.falseAlarmRate
+    rescues = report.rescues
+  }
+}
+
+/// Runs items through DirectMe's pipeline, exactly as `replay` does.
+public struct DirectMeRunner {
+  public let listener: () -> CommandListener
+
+  public init(listener: @escaping () -> CommandListener) {
+    self.listener = listener
+  }
+
+  public func run(_ item: BenchItem) throws -> [RecognitionResult] {
+    let listener = listener()
+    listener.recognizer.resetAdaptation()
+    var offset = 0
+    let result = try listener.run(next: {
+      guard offset < item.samples.count else { return nil }
+      let end = min(offset + 160, item.samples.count)
+      defer { offset = end }
+      return Array(item.samples[offset..<end])
+    })
+    return result.utterances.map(\.result)
+  }
+}
+
+/// The stock approach DirectMe is measured against: `pocketsphinx_continuous -jsgf` with a
+/// plain grammar of the four directions, on each item written to a WAV file.
+public struct BaselineRunner {
+  public let folder: URL
+  public let grammar: URL
+  private let cacheFile: URL
+  private var cache: [String: String]
+
+  public static var isAvailable: Bool { Tools.which("pocketsphinx_continuous") != nil }
+
+  public init(folder: URL) throws {
+    self.folder = folder
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    grammar = folder.appendingPathComponent("four-directions.gram")
+    try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
+      .write(to: grammar, atomically: true, encoding: .utf8)
+    cacheFile = folder.appendingPathComponent("baseline-results.tsv")
+    cache = [:]
+    if let text = try? String(contentsOf: cacheFile, encoding: .utf8) {
+      for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2 { cache[String(parts[0])] = String(parts[1]).replacingOccurrences(of: "\\n", with: "\n") }
+      }
+    }
+  }
+
+  /// A key for the item's audio, so cached results are reused only for the same samples.
+  static func key(_ item: BenchItem) -> String {
+    var hash: UInt64 = 14_695_981_039_346_656_037
+    for sample in item.samples {
+      hash = (hash ^ UInt64(UInt16(bitPattern: sample))) &* 1_099_511_628_211
+    }
+    return String(hash, radix: 16) + "-" + String(item.samples.count)
+  }
+
+  /// The baseline's transcript of `item` (one line per utterance it found).
+  public mutating func transcript(of item: BenchItem) throws -> String {
+    let key = Self.key(item)
+    if let cached = cache[key] { return cached }
+    let wav = folder.appendingPathComponent("item-\(key).wav")
+    try Tools.write(item.samples, to: wav.path)
+    defer { try? FileManager.default.removeItem(at: wav) }
+    let output = try Tools.run([
+      "pocketsphinx_continuous", "-infile", wav.path, "-jsgf", grammar.path, "-logfn", "/dev/null",
+    ])
+    let transcript = output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }.joined(separator: "\n")
+    cache[key] = transcript
+    let line = key + "\t" + transcript.replacingOccurrences(of: "\n", with: "\\n") + "\n"
+    if let handle = FileHandle(forWritingAtPath: cacheFile.path) {
+      handle.seekToEndOfFile()
+      handle.write(Data(line.utf8))
+      try? handle.close()
+    } else {
+      try line.write(to: cacheFile, atomically: true, encoding: .utf8)
+    }
+    return transcript
+  }
+
+  /// The directions in a baseline transcript.
+  public static func directions(in transcript: String) -> [Direction] {
+    transcript.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Direction(rawValue: String($0)) }
+  }
+}
+
+/// Scores outcomes per condition under given interpreter settings.
+public enum Scoring {
+  /// DirectMe's directions for an outcome under `interpreter`.
+  public static func directions(_ outcome: ItemOutcome, interpreter: Interpreter) -> [Direction] {
+    outcome.results.flatMap { interpreter.interpret($0).directions }
+  }
+
+  public static func report(_ outcomes: [ItemOutcome], interpreter: Interpreter) -> ScoreReport {
+    ScoreReport(recordings: outcomes.map { outcome in
+      let interpretations = outcome.results.map { interpreter.interpret($0) }
+      return ScoredRecording(
+        path: outcome.item.id, expected: outcome.item.expected,
+        recognized: interpretations.flatMap(\.directions),
+        transcripts: outcome.results.map(\.bestTranscription.formattedString),
+        rescues: interpretations.reduce(0) { $0 + $1.rescues.count })
+    })
+  }
+
+  public static func baselineReport(_ outcomes: [ItemOutcome]) -> ScoreReport {
+    ScoreReport(recordings: outcomes.compactMap { outcome in
+      outcome.baseline.map {
+        ScoredRecording(
+          path: outcome.item.id, expected: outcome.item.expected, recognized: $0,
+          transcripts: outcome.baselineTranscript.map { [$0] } ?? [])
+      }
+    })
+  }
+
+  /// Conditions in the order they were first seen.
+  public static func conditions(_ outcomes: [ItemOutcome]) -> [String] {
+    var seen: [String] = []
+    for outcome in outcomes where !seen.contains(outcome.item.condition) { seen.append(outcome.item.condition) }
+    return seen
+  }
+
+  /// One point of the miss / false-alarm curve.
+  public struct CurvePoint: Codable, Sendable {
+    public var threshold: Double
+    /// Share of command items not exactly right.
+    public var missRate: Double
+    /// Share of non-command items that moved the ninja.
+    public var falseAlarmRate: Double
+  }
+
+  /// Misses against false alarms as the confidence threshold moves.
+  public static func curve(_ outcomes: [ItemOutcome], base: InterpreterSettings, thresholds: [Double]) -> [CurvePoint] {
+    thresholds.map { threshold in
+      var settings = base
+      settings.minimumConfidence = threshold
+      let report = report(outcomes, interpreter: Interpreter(settings: settings))
+      return CurvePoint(
+        threshold: threshold, missRate: 1 - (report.utteranceAccuracy ?? 0), falseAlarmRate: report.falseAlarmRate ?? 0)
+    }
+  }
+}

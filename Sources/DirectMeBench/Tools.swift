@@ -1,0 +1,51 @@
+import DirectMeAudio
+import Foundation
+
+/// Runs outside programs (sox, espeak-ng, flite, pocketsphinx_continuous).
+public enum Tools {
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  public static func which(_ program: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Runs a program to the end; returns its stdout, throws with its stderr on failure.
+  @discardableResult
+  public static func run(_ arguments: [String]) throws -> String {
+    guard let path = which(arguments[0]) else {
+      throw Failure(description: "\(arguments[0]) is not installed (scripts/setup.sh installs it)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = Array(arguments.dropFirst())
+    // stderr goes to a file, so neither pipe can fill up and stall the program.
+    let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("directme-\(UUID().uuidString).err")
+    _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errorsFile) }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = try FileHandle(forWritingTo: errorsFile)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stdout = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      let stderr = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+      throw Failure(description: "\(arguments.joined(separator: " ")): \(stderr)")
+    }
+    return String(decoding: stdout, as: UTF8.self)
+  }
+
+  /// Reads a WAV file as 16 kHz mono samples.
+  public static func samples(_ path: String) throws -> [Int16] {
+    try AudioFileSource.readAll(path: path)
+  }
+
+  /// Writes 16 kHz mono samples as a WAV file.
+  public static func write(_ samples: [Int16], to path: String) throws {
+    try WAVWriter.write(samples: samples, to: path)
+  }
+}
