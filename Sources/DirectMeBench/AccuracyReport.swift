@@ -19,7 +19,8 @@ public struct AccuracyReport: Codable, Sendable {
   public var seconds: Double
 
   public init(
-    outcomes: [ItemOutcome], interpreter: Interpreter, settings: String, curveThresholds: [Double], seconds: Double
+    outcomes: [ItemOutcome], interpreter: Interpreter, confidenceScale: Double, settings: String,
+    curveThresholds: [Double], seconds: Double
   ) {
     date = ISO8601DateFormatter().string(from: Date())
     self.settings = settings
@@ -41,8 +42,9 @@ public struct AccuracyReport: Codable, Sendable {
     self.confusion = confusion
     // The curve is drawn on everything but the tuning half, which settings were chosen on.
     let held = outcomes.filter { $0.item.condition != CorpusBuilder.tuningHalf }
-    curve = Scoring.curve(held, base: interpreter.settings, thresholds: curveThresholds)
-    chosenThreshold = interpreter.settings.minimumConfidence
+    let chosen = interpreter.settings.threshold(confidenceScale: confidenceScale)
+    chosenThreshold = chosen
+    curve = Scoring.curve(held, confidenceScale: confidenceScale, thresholds: Set(curveThresholds + [chosen]).sorted())
   }
 
   // MARK: Text
@@ -70,11 +72,13 @@ public struct AccuracyReport: Codable, Sendable {
     lines.append("accuracy: exact direction sequence over items with a command; IER: instruction error rate;")
     lines.append("false alarms: items without a command that moved the ninja.")
     lines.append("")
-    lines.append("misses against false alarms as the confidence threshold moves (all but the tuning half):")
+    lines.append("misses against false alarms as the decision threshold moves (all but the tuning half);")
+    lines.append("the threshold is how much better (natural log) the commands must explain an utterance")
+    lines.append("than other words (below 0: the rescue margin for near-misses):")
     for point in curve {
       let mark = point.threshold == chosenThreshold ? "  <- chosen" : ""
       lines.append(
-        String(format: "  threshold %.2f: misses %5.1f%%, false alarms %5.1f%%", point.threshold, point.missRate * 100, point.falseAlarmRate * 100)
+        String(format: "  threshold %6.1f: misses %5.1f%%, false alarms %5.1f%%", point.threshold, point.missRate * 100, point.falseAlarmRate * 100)
           + mark)
     }
     lines.append(String(format: "\n%.0f s", seconds))
@@ -116,7 +120,7 @@ public struct AccuracyReport: Codable, Sendable {
     body += "<h2>False alarms on everything else (lower is better)</h2>\n" + barChart(rows.compactMap { row in
       row.directMe.falseAlarmRate.map { (row.directMe.condition, $0, row.baseline?.falseAlarmRate) }
     })
-    body += "<h2>Misses against false alarms</h2>\n<p>As the confidence threshold moves, over every condition but the tuning half. The ring is the chosen operating point.</p>\n"
+    body += "<h2>Misses against false alarms</h2>\n<p>As the decision threshold moves, over every condition but the tuning half. The ring is the chosen operating point.</p>\n"
     body += curveChart()
     body += "<h2>Confusion (DirectMe, every item)</h2>\n<table><tr><th>expected \\ recognized</th>"
     let labels = ConfusionMatrix.labels.map { $0?.rawValue ?? "-" }

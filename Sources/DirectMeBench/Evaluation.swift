@@ -162,6 +162,7 @@ public enum Scoring {
 
   /// One point of the miss / false-alarm curve.
   public struct CurvePoint: Codable, Sendable {
+    /// The decision threshold (see `InterpreterSettings.operatingPoint`).
     public var threshold: Double
     /// Share of command items not exactly right.
     public var missRate: Double
@@ -169,11 +170,10 @@ public enum Scoring {
     public var falseAlarmRate: Double
   }
 
-  /// Misses against false alarms as the confidence threshold moves.
-  public static func curve(_ outcomes: [ItemOutcome], base: InterpreterSettings, thresholds: [Double]) -> [CurvePoint] {
+  /// Misses against false alarms as the decision threshold moves.
+  public static func curve(_ outcomes: [ItemOutcome], confidenceScale: Double, thresholds: [Double]) -> [CurvePoint] {
     thresholds.map { threshold in
-      var settings = base
-      settings.minimumConfidence = threshold
+      let settings = InterpreterSettings.operatingPoint(threshold: threshold, confidenceScale: confidenceScale)
       let report = report(outcomes, interpreter: Interpreter(settings: settings))
       return CurvePoint(
         threshold: threshold, missRate: 1 - (report.utteranceAccuracy ?? 0), falseAlarmRate: report.falseAlarmRate ?? 0)

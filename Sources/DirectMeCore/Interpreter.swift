@@ -135,6 +135,27 @@ public struct InterpreterSettings: Hashable, Sendable {
   }
 }
 
+extension InterpreterSettings {
+  /// The settings for one decision threshold `threshold` on the margin (natural log) by
+  /// which the commands must explain an utterance better than any other words, when a
+  /// command's confidence is `1 / (1 + exp(-confidenceScale * margin))`.
+  ///
+  /// Above zero, commands must win by that much (minimum confidence) and nothing is
+  /// rescued; below zero, commands win outright and a near-miss is rescued when the
+  /// commands lose by less than `-threshold` (the rescue margin).
+  public static func operatingPoint(threshold: Double, confidenceScale: Double) -> InterpreterSettings {
+    InterpreterSettings(
+      rescueMargin: max(0, -threshold),
+      minimumConfidence: 1 / (1 + exp(-confidenceScale * threshold)))
+  }
+
+  /// The decision threshold these settings stand for (see `operatingPoint`).
+  public func threshold(confidenceScale: Double) -> Double {
+    guard let confidence = minimumConfidence, confidence > 0, confidence < 1 else { return -rescueMargin }
+    return log(confidence / (1 - confidence)) / confidenceScale
+  }
+}
+
 /// Turns final recognition results into instructions for the ninja.
 public struct Interpreter: Sendable {
   public var vocabulary: Vocabulary

@@ -32,7 +32,7 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// Options of the final pass's decoder. No word insertion penalty by default: the
   /// <commands> and <others> decodes are compared, and a per-word cost would favour
   /// whichever needs fewer words; the grammar's weights price commands instead.
-  public var finalDecoderOptions: [String: String] = ["-wip": "1.0"]
+  public var finalDecoderOptions: [String: String] = ["-wip": "1.0", "-maxhmmpf": "3000"]
   /// The grammar's words that are commands.
   public var commandWords: Set<String>
   /// A command's confidence is `1 / (1 + exp(-scale * margin))`, the margin being how much

@@ -126,8 +126,9 @@ struct AccuracyBench: ParsableCommand {
       }
 
       let report = AccuracyReport(
-        outcomes: outcomes, interpreter: interpreter, settings: self.recognizer.summary,
-        curveThresholds: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99],
+        outcomes: outcomes, interpreter: interpreter, confidenceScale: recognizer.configuration.confidenceScale,
+        settings: self.recognizer.summary,
+        curveThresholds: [-60, -40, -20, -10, 0, 10, 20, 30, 40, 50, 60, 80, 100, 150],
         seconds: Date().timeIntervalSince(started))
       let text = report.text()
       print(text)

@@ -17,15 +17,31 @@ struct RecognizerOptions: ParsableArguments {
   @Option(help: "How many transcriptions to keep per utterance, the best included (n-best).")
   var alternates: Int = 10
 
-  @Option(help: "How far (natural log) below the best an alternate may score to rescue a near-miss.")
-  var rescueMargin: Double = InterpreterSettings().rescueMargin
+  @Option(
+    help: ArgumentHelp(
+      "How much better (natural log) the commands must explain an utterance than other words; below 0, near-misses within that margin are rescued.",
+      valueName: "nats"))
+  var threshold: Double = RecognizerOptions.defaultThreshold
+
+  @Option(help: "Override: how far (natural log) below the best an alternate may score to rescue a near-miss.")
+  var rescueMargin: Double?
+
+  @Option(help: "Override: the confidence (0-1) a command needs.")
+  var minConfidence: Double?
+
+  /// The tuned operating point (see `directme bench accuracy`).
+  static let defaultThreshold = 40.0
 
   func validate() throws {
     guard alternates >= 1, alternates <= 100 else {
       throw ValidationError("--alternates must be between 1 and 100 (got \(alternates))")
     }
-    guard rescueMargin >= 0, rescueMargin.isFinite else {
+    guard threshold.isFinite else { throw ValidationError("--threshold must be a number") }
+    if let rescueMargin, !(rescueMargin >= 0 && rescueMargin.isFinite) {
       throw ValidationError("--rescue-margin must be 0 or more (got \(rescueMargin))")
+    }
+    if let minConfidence, !(minConfidence >= 0 && minConfidence <= 1) {
+      throw ValidationError("--min-confidence must be between 0 and 1 (got \(minConfidence))")
     }
   }
 
@@ -36,14 +52,17 @@ struct RecognizerOptions: ParsableArguments {
   }
 
   var interpreter: Interpreter {
-    var settings = InterpreterSettings()
-    settings.rescueMargin = rescueMargin
+    var settings = InterpreterSettings.operatingPoint(
+      threshold: threshold, confidenceScale: configuration.confidenceScale)
+    if let rescueMargin { settings.rescueMargin = rescueMargin }
+    if let minConfidence { settings.minimumConfidence = minConfidence }
     return Interpreter(settings: settings)
   }
 
   /// The settings in one line, for reports.
   var summary: String {
-    "grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), alternates \(alternates), rescue margin \(rescueMargin)"
+    "grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), alternates \(alternates), threshold \(threshold)"
+      + (rescueMargin.map { ", rescue margin \($0)" } ?? "") + (minConfidence.map { ", min confidence \($0)" } ?? "")
   }
 
   func makeRecognizer() throws -> PocketSphinxRecognizer {
