@@ -1,0 +1,66 @@
+import Testing
+
+@testable import DirectMeCore
+
+@Suite("Stage")
+struct StageTests {
+  func utterance(_ words: [(String, Double, Double)], alternates: [Transcription] = [], emittedAt: Double = 2) -> Utterance {
+    let result = RecognitionResult(
+      transcriptions: [transcription(words, score: -10)] + alternates, start: 0, end: 1.5)
+    return Utterance(result: result, interpretation: Interpreter().interpret(result), emittedAt: emittedAt)
+  }
+
+  @Test("a final result queues one keyframe per instruction and shows the transcript")
+  func final() {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)),
+      isListening: true)
+    let keyframes = stage.apply(.final(utterance([("move", 0, 0.3), ("left", 0.3, 0.6), ("up", 0.8, 1.0)])), at: 10)
+    #expect(keyframes.map(\.direction) == [.left, .up])
+    let scene = stage.scene(at: 10.5)
+    #expect(scene.lastTranscript == "move left up")
+    #expect(scene.lastInstructions == [.left, .up])
+    #expect(scene.rejection == nil)
+    #expect(scene.spritePosition == Point(x: 300, y: 300))
+    #expect(stage.scene(at: 11).spritePosition == Point(x: 300, y: 200))
+    #expect(stage.isAnimating(at: 10.9))
+    #expect(!stage.isAnimating(at: 11.0))
+  }
+
+  @Test("partials show while speech goes on and clear at the final result")
+  func partials() {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)),
+      isListening: true)
+    stage.apply(.speechStarted(at: 1), at: 1)
+    stage.apply(.partial(transcription([("move", 0, 0.3)], score: -1), at: 1.3), at: 1.3)
+    #expect(stage.scene(at: 1.3).partial == "move")
+    stage.apply(.final(utterance([("move", 0, 0.3), ("down", 0.3, 0.6)])), at: 2)
+    #expect(stage.scene(at: 2).partial == "")
+  }
+
+  @Test("rescues and rejections are shown as such")
+  func rescueAndRejection() {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)))
+    let rescued = utterance(
+      [("drown", 0.2, 0.5)], alternates: [transcription([("down", 0.2, 0.5)], score: -10.5)])
+    stage.apply(.final(rescued), at: 1)
+    #expect(stage.scene(at: 1).rescues == ["drown -> down"])
+    stage.apply(.final(utterance([("hello", 0.2, 0.5)])), at: 3)
+    let scene = stage.scene(at: 3)
+    #expect(scene.rejection?.contains("not a command") == true)
+    #expect(scene.lastInstructions.isEmpty)
+  }
+
+  @Test("not listening clears the partial")
+  func listening() {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)),
+      isListening: true)
+    stage.apply(.partial(transcription([("up", 0, 0.3)], score: -1), at: 1), at: 1)
+    stage.setListening(false)
+    #expect(!stage.scene(at: 1).isListening)
+    #expect(stage.scene(at: 1).partial == "")
+  }
+}
