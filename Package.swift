@@ -51,7 +51,7 @@ let package = Package(
     ),
 
     // Shared by the tests: speech synthesis at test time, running programs.
-    .target(name: "DirectMeTestSupport", path: "Tests/DirectMeTestSupport"),
+    .target(name: "DirectMeTestSupport", dependencies: ["DirectMeBench"], path: "Tests/DirectMeTestSupport"),
     .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore"]),
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),

@@ -29,10 +29,10 @@ public struct AccuracyReport: Codable, Sendable {
       let subset = outcomes.filter { $0.item.condition == condition }
       let baseline = Scoring.baselineReport(subset)
       return Row(
-        directMe: ConditionScore(condition: condition, report: Scoring.report(subset, interpreter: interpreter)),
+        directMe: ConditionScore(condition: condition, report: Scoring.report(subset, interpreter: interpreter, emitted: true)),
         baseline: baseline.recordings.isEmpty ? nil : ConditionScore(condition: condition, report: baseline))
     }
-    let matrix = Scoring.report(outcomes, interpreter: interpreter).confusion
+    let matrix = Scoring.report(outcomes, interpreter: interpreter, emitted: true).confusion
     var confusion: [String: [String: Int]] = [:]
     for expected in ConfusionMatrix.labels {
       var row: [String: Int] = [:]

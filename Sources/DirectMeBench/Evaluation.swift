@@ -11,10 +11,16 @@ public struct ItemOutcome: Sendable {
   public var baseline: [Direction]?
   /// The baseline's transcript lines.
   public var baselineTranscript: String?
+  /// What the pipeline acted on, at the settings it ran with (early decisions included).
+  public var emitted: [Direction]?
 
-  public init(item: BenchItem, results: [RecognitionResult], baseline: [Direction]? = nil, baselineTranscript: String? = nil) {
+  public init(
+    item: BenchItem, results: [RecognitionResult], emitted: [Direction]? = nil, baseline: [Direction]? = nil,
+    baselineTranscript: String? = nil
+  ) {
     self.item = item
     self.results = results
+    self.emitted = emitted
     self.baseline = baseline
     self.baselineTranscript = baselineTranscript
   }
@@ -47,7 +53,9 @@ public struct DirectMeRunner {
     self.listener = listener
   }
 
-  public func run(_ item: BenchItem) throws -> [RecognitionResult] {
+  /// The final result of each utterance (the last one given for it, covering all of it), and
+  /// the directions the pipeline acted on.
+  public func run(_ item: BenchItem) throws -> (results: [RecognitionResult], emitted: [Direction]) {
     let listener = listener()
     listener.recognizer.resetAdaptation()
     var offset = 0
@@ -57,7 +65,12 @@ public struct DirectMeRunner {
       defer { offset = end }
       return Array(item.samples[offset..<end])
     })
-    return result.utterances.map(\.result)
+    var results: [RecognitionResult] = []
+    for utterance in result.utterances {
+      if let last = results.last, last.start == utterance.result.start { results.removeLast() }
+      results.append(utterance.result)
+    }
+    return (results, result.directions)
   }
 }
 
@@ -132,12 +145,14 @@ public enum Scoring {
     outcome.results.flatMap { interpreter.interpret($0).directions }
   }
 
-  public static func report(_ outcomes: [ItemOutcome], interpreter: Interpreter) -> ScoreReport {
+  /// Scores under `interpreter`, deciding once per utterance at its end; with `emitted`,
+  /// scores what the pipeline acted on instead (its own settings, early decisions included).
+  public static func report(_ outcomes: [ItemOutcome], interpreter: Interpreter, emitted: Bool = false) -> ScoreReport {
     ScoreReport(recordings: outcomes.map { outcome in
       let interpretations = outcome.results.map { interpreter.interpret($0) }
       return ScoredRecording(
         path: outcome.item.id, expected: outcome.item.expected,
-        recognized: interpretations.flatMap(\.directions),
+        recognized: emitted ? (outcome.emitted ?? interpretations.flatMap(\.directions)) : interpretations.flatMap(\.directions),
         transcripts: outcome.results.map(\.bestTranscription.formattedString),
         rescues: interpretations.reduce(0) { $0 + $1.rescues.count })
     })

@@ -15,7 +15,7 @@ public enum Tools {
   /// Runs a program to the end; returns its stdout, throws with its stderr on failure.
   @discardableResult
   public static func run(_ arguments: [String]) throws -> String {
-    guard let path = which(arguments[0]) else {
+    guard let path = arguments[0].hasPrefix("/") ? arguments[0] : which(arguments[0]) else {
       throw Failure(description: "\(arguments[0]) is not installed (scripts/setup.sh installs it)")
     }
     let process = Process()

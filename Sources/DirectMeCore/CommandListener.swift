@@ -12,10 +12,19 @@ public final class CommandListener {
 
   /// Samples fed so far.
   public private(set) var samplesFed = 0
+  /// What the last final result cost: the recognizer's final pass and the interpreter,
+  /// seconds of processor-clock time, for latency reports.
+  public private(set) var lastFinalCost: (decode: Double, interpret: Double) = (0, 0)
   private var pending: [Int16] = []
   private var utteranceStart: Double?
   private var framesSincePartial = 0
   private var lastPartial: Transcription?
+  /// An early decision was made in the current pause (none again until speech resumes).
+  private var decidedInPause = false
+  /// How many instructions of the utterance under way were emitted early.
+  private var committed = 0
+  /// Whether speech came after the last early decision.
+  private var speechSinceDecision = true
 
   public init(
     recognizer: any Recognizer, interpreter: Interpreter = Interpreter(),
@@ -75,11 +84,24 @@ public final class CommandListener {
       utteranceStart = start
       framesSincePartial = 0
       lastPartial = nil
+      decidedInPause = false
+      committed = 0
+      speechSinceDecision = true
       try recognizer.startUtterance()
       try recognizer.process(preRoll)
       return [.speechStarted(at: start)]
     case .inSpeech:
       try recognizer.process(frame)
+      if endpointer.quietDuration == 0 {
+        decidedInPause = false
+        speechSinceDecision = true
+      } else if endpointer.quietDuration >= endpointer.settings.quickEndSilence, !decidedInPause,
+        lastWordCompletesCommand()
+      {
+        // A command and a short pause: act on it now; the utterance may still go on.
+        decidedInPause = true
+        if let utterance = try decideEarly() { return [.final(utterance)] }
+      }
       framesSincePartial += 1
       guard Double(framesSincePartial) * endpointer.settings.frameDuration >= partialInterval else { return [] }
       framesSincePartial = 0
@@ -89,6 +111,16 @@ public final class CommandListener {
       return try endUtterance(cut: cut).map { [.final($0)] } ?? []
     }
   }
+
+  /// Whether the best reading so far ends in a direction (or a word that may follow one,
+  /// "now", "please"): then a short pause is the end of the command. After a lead word
+  /// ("move", "go") the endpointer waits the full `endSilence` for the direction.
+  private func lastWordCompletesCommand() -> Bool {
+    guard let last = recognizer.partialResult()?.segments.last(where: { !$0.isFiller })?.word else { return false }
+    return interpreter.vocabulary.direction(of: last) != nil || Self.trailingWords.contains(last)
+  }
+
+  static let trailingWords: Set<String> = ["now", "please"]
 
   private func partialEvent() -> ListenerEvent? {
     guard let start = utteranceStart, let partial = recognizer.partialResult() else { return nil }
@@ -101,8 +133,48 @@ public final class CommandListener {
   private func endUtterance(cut: Bool) throws -> Utterance? {
     guard let start = utteranceStart else { return nil }
     utteranceStart = nil
+    if committed > 0 && !speechSinceDecision {
+      // Nothing was said since the early decision, which stands as the utterance's result.
+      _ = try recognizer.endUtterance()
+      return nil
+    }
+    let clock = ContinuousClock()
+    let decodeStart = clock.now
     let result = try recognizer.endUtterance().shifted(by: start)
-    let interpretation = interpreter.interpret(result)
-    return Utterance(result: result, interpretation: interpretation, emittedAt: time, wasCut: cut)
+    return decided(result, start: start, decodeStart: decodeStart, isEarly: false, cut: cut)
+  }
+
+  /// Decides on the audio so far of the utterance under way.
+  private func decideEarly() throws -> Utterance? {
+    guard let start = utteranceStart else { return nil }
+    let clock = ContinuousClock()
+    let decodeStart = clock.now
+    guard let result = try recognizer.resultSoFar()?.shifted(by: start) else { return nil }
+    let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
+    return utterance.interpretation.instructions.isEmpty ? nil : utterance
+  }
+
+  /// Interprets `result`; after an early decision, the instructions already emitted (the
+  /// first ones, in order) are left out. A later reading may place word boundaries a little
+  /// differently, so the count, not the times, says which are new.
+  private func decided(_ result: RecognitionResult, start: Double, decodeStart: ContinuousClock.Instant, isEarly: Bool, cut: Bool) -> Utterance {
+    let clock = ContinuousClock()
+    let interpretStart = clock.now
+    var interpretation = interpreter.interpret(result)
+    let already = min(committed, interpretation.instructions.count)
+    interpretation.instructions.removeFirst(already)
+    lastFinalCost = ((interpretStart - decodeStart).seconds, (clock.now - interpretStart).seconds)
+    if !interpretation.instructions.isEmpty {
+      committed += interpretation.instructions.count
+      speechSinceDecision = false
+    }
+    return Utterance(result: result, interpretation: interpretation, emittedAt: time, wasCut: cut, isEarly: isEarly)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  public var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }

@@ -13,6 +13,10 @@ public struct EndpointerSettings: Hashable, Sendable {
   public var minimumSpeech: Double
   /// Silence this long ends an utterance.
   public var endSilence: Double
+  /// Silence this long may end an utterance early when whoever drives the endpointer knows
+  /// that what was said so far is complete (a command word was the last thing heard); see
+  /// `Endpointer.quietDuration` and `Endpointer.endNow()`.
+  public var quickEndSilence: Double
   /// Audio before the detected start handed to the recognizer with it.
   public var preRoll: Double
   /// An utterance is cut here, whatever the energy says (a fan, a running tap).
@@ -28,6 +32,7 @@ public struct EndpointerSettings: Hashable, Sendable {
   public init(
     sampleRate: Int = 16_000, frameDuration: Double = 0.010, onsetMargin: Double = 10,
     offsetMargin: Double = 6, minimumSpeech: Double = 0.030, endSilence: Double = 0.5,
+    quickEndSilence: Double = 0.1,
     preRoll: Double = 0.3, maximumUtterance: Double = 10, lowestFloor: Double = -85,
     highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5
   ) {
@@ -37,6 +42,7 @@ public struct EndpointerSettings: Hashable, Sendable {
     self.offsetMargin = offsetMargin
     self.minimumSpeech = minimumSpeech
     self.endSilence = endSilence
+    self.quickEndSilence = quickEndSilence
     self.preRoll = preRoll
     self.maximumUtterance = maximumUtterance
     self.lowestFloor = lowestFloor
@@ -140,6 +146,16 @@ public struct Endpointer: Sendable {
       return .end(cut: true)
     }
     return .inSpeech
+  }
+
+  /// How long the utterance under way has been quiet, in seconds (0 outside an utterance).
+  public var quietDuration: Double { inSpeech ? Double(quietRun) * settings.frameDuration : 0 }
+
+  /// Ends the utterance under way now (its last frame has been classified already), as
+  /// when a command was heard and the quiet after it is long enough.
+  public mutating func endNow() {
+    inSpeech = false
+    quietRun = 0
   }
 
   /// Forgets the stream so far (a new stream begins); the floor is kept.

@@ -12,6 +12,9 @@ public protocol Recognizer: AnyObject {
   /// Ends the utterance and gives what was recognized: the best transcription and the
   /// alternates.
   func endUtterance() throws -> RecognitionResult
+  /// The final result of the audio so far, while the utterance goes on (`nil`: not
+  /// supported, the listener then decides only at the end of the utterance).
+  func resultSoFar() throws -> RecognitionResult?
   /// Forgets what was learned of the channel (cepstral means), as for a new speaker or file,
   /// so that results do not depend on what was decoded before.
   func resetAdaptation()
@@ -19,6 +22,7 @@ public protocol Recognizer: AnyObject {
 
 extension Recognizer {
   public func resetAdaptation() {}
+  public func resultSoFar() throws -> RecognitionResult? { nil }
 }
 
 /// The final word on one utterance: what was recognized, what it means, and when (in
@@ -30,12 +34,20 @@ public struct Utterance: Hashable, Sendable, Codable {
   public var emittedAt: Double
   /// The utterance was cut at the maximum length instead of ending in silence.
   public var wasCut: Bool
+  /// Decided at a short pause after a command, before the end of speech was certain. If
+  /// speech goes on, a later `Utterance` with the same start covers the whole utterance and
+  /// carries only the instructions spoken after this one was emitted.
+  public var isEarly: Bool
 
-  public init(result: RecognitionResult, interpretation: Interpretation, emittedAt: Double, wasCut: Bool = false) {
+  public init(
+    result: RecognitionResult, interpretation: Interpretation, emittedAt: Double, wasCut: Bool = false,
+    isEarly: Bool = false
+  ) {
     self.result = result
     self.interpretation = interpretation
     self.emittedAt = emittedAt
     self.wasCut = wasCut
+    self.isEarly = isEarly
   }
 }
 

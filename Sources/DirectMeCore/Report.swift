@@ -39,6 +39,9 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var instructions: [Direction]
     public var emittedAt: Double
     public var cut: Bool
+    /// Decided at a short pause after a command; a later utterance with the same start
+    /// holds what was said after it.
+    public var early: Bool
   }
 
   /// The path as given on the command line.
@@ -104,7 +107,7 @@ public struct FileReport: Codable, Hashable, Sendable {
       rejection: interpretation.rejection.map { RejectionReport(code: $0.code, reason: $0.reason) },
       instructions: interpretation.directions,
       emittedAt: utterance.emittedAt.rounded(to: 3),
-      cut: utterance.wasCut)
+      cut: utterance.wasCut, early: utterance.isEarly)
   }
 
   /// One line of JSON.

@@ -33,6 +33,8 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// <commands> and <others> decodes are compared, and a per-word cost would favour
   /// whichever needs fewer words; the grammar's weights price commands instead.
   public var finalDecoderOptions: [String: String] = ["-wip": "1.0", "-maxhmmpf": "3000"]
+  /// Options of the streaming decoder, which gives partial results.
+  public var streamingDecoderOptions: [String: String] = ["-maxhmmpf": "1000"]
   /// The grammar's words that are commands.
   public var commandWords: Set<String>
   /// A command's confidence is `1 / (1 + exp(-scale * margin))`, the margin being how much
@@ -114,8 +116,15 @@ public final class PocketSphinxRecognizer: Recognizer {
   public init(configuration: RecognizerConfiguration) throws {
     try Self.validateFiles(of: configuration)
     self.configuration = configuration
-    streaming = try Self.makeDecoder(configuration)
-    grammarWords = try streaming.setGrammar(configuration.grammar, named: Search.main).words
+    streaming = try Self.makeDecoder(configuration, extra: configuration.streamingDecoderOptions)
+    let streamingGrammar = try streaming.setGrammar(configuration.grammar, named: Search.main, rules: [Search.commands])
+    grammarWords = streamingGrammar.words
+    // Partials follow the <commands> rule when there is one: a small search, cheap enough to
+    // run on every frame, whose last word tells the endpointer whether a command just ended.
+    // The final pass decides whether the utterance was a command at all.
+    if configuration.finalPass == .batch && streamingGrammar.rules.contains(Search.commands) {
+      try streaming.select(search: Search.commands)
+    }
     final = configuration.finalPass == .batch ? try Self.makeDecoder(configuration, extra: configuration.finalDecoderOptions) : nil
     finalSearches = try final?.setGrammar(
       configuration.grammar, named: Search.main, rules: [Search.commands, Search.others]
@@ -157,14 +166,25 @@ public final class PocketSphinxRecognizer: Recognizer {
     return streaming.bestTranscription()
   }
 
+  public func resultSoFar() throws -> RecognitionResult? {
+    guard inUtterance, final != nil else { return nil }
+    return try finalPass()
+  }
+
   public func endUtterance() throws -> RecognitionResult {
     guard inUtterance else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
     inUtterance = false
     try streaming.endUtterance()
-    guard let final else {
+    guard final != nil else {
       let streamed = streaming.bestTranscription()
       return RecognitionResult(transcriptions: streamed.map { [$0] } ?? [], start: 0, end: streaming.duration)
     }
+    return try finalPass()
+  }
+
+  /// Decodes the utterance's audio so far with <commands> and with <others>, and weighs them.
+  private func finalPass() throws -> RecognitionResult {
+    guard let final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try decode(audio, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
     let others = finalSearches.contains(Search.others) ? try decode(audio, search: Search.others, on: final) : nil

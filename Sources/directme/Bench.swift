@@ -6,7 +6,7 @@ import Foundation
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Benchmarks that print numbers beside a baseline measured in the same run.",
-    subcommands: [AccuracyBench.self]
+    subcommands: [AccuracyBench.self, LiveBench.self]
   )
 }
 
@@ -111,7 +111,8 @@ struct AccuracyBench: ParsableCommand {
       var outcomes: [ItemOutcome] = []
       let progress = ProgressBar(total: items.count, label: "DirectMe")
       for (index, item) in items.enumerated() {
-        outcomes.append(ItemOutcome(item: item, results: try runner.run(item), baseline: nil, baselineTranscript: nil))
+        let (results, emitted) = try runner.run(item)
+        outcomes.append(ItemOutcome(item: item, results: results, emitted: emitted))
         progress.update(index + 1)
       }
       progress.finish()
@@ -144,7 +145,7 @@ struct AccuracyBench: ParsableCommand {
   private func writeOutcomes(_ outcomes: [ItemOutcome], interpreter: Interpreter, to url: URL) throws {
     var text = "condition\titem\texpected\tdirectme\tbaseline\tdirectme heard\tbaseline heard\n"
     for outcome in outcomes {
-      let mine = Scoring.directions(outcome, interpreter: interpreter).map(\.rawValue).joined(separator: " ")
+      let mine = (outcome.emitted ?? Scoring.directions(outcome, interpreter: interpreter)).map(\.rawValue).joined(separator: " ")
       let theirs = outcome.baseline.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
       let heard = outcome.results.map { result in
         let gap = result.transcriptions.count > 1 ? result.transcriptions[0].score - result.transcriptions[1].score : 0

@@ -22,6 +22,9 @@ struct Live: ParsableCommand {
   @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
   var duration: Double?
 
+  @Option(help: .hidden)
+  var timingLog: String?
+
   @OptionGroup(title: "Recognizer")
   var recognizer: RecognizerOptions
 
@@ -41,18 +44,23 @@ struct Live: ParsableCommand {
       let microphone = try Microphone(device: device)
       let listening = handsFree || display.headless
       let box = UncheckedBox((recognizer, microphone))
+      let timings = try timingLog.map(TimingLog.init(path:))
+      print("listening: \(device ?? "the default source")")
+      fflush(nil)
       let outcome = try runStage(
-        display: display, listening: listening, pushToTalk: !display.headless, duration: duration
+        display: display, listening: listening, pushToTalk: !display.headless, duration: duration,
+        timings: timings
       ) { channel in
         let (recognizer, microphone) = box.value
-        let chunks = BlockingQueue<[Int16]>()
+        let chunks = BlockingQueue<(samples: [Int16], wall: Double)>()
         let chunkSamples = Microphone.sampleRate / 100
         let microphoneBox = UncheckedBox(microphone)
         let capture = Thread {
           let microphone = microphoneBox.value
           do {
             while !channel.isClosed {
-              chunks.push(try microphone.read(count: chunkSamples))
+              let samples = try microphone.read(count: chunkSamples)
+              chunks.push((samples, InstructionTiming.now()))
             }
           } catch {
             channel.post(.status("microphone lost: \(error)"))
@@ -62,6 +70,24 @@ struct Live: ParsableCommand {
         capture.start()
 
         let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
+        var captureTimes = CaptureTimes()
+        /// Posts the events, with the timing of each instruction first when asked.
+        func post(_ events: [ListenerEvent]) {
+          for event in events {
+            if timings != nil, case .final(let utterance) = event {
+              let emitted = InstructionTiming.now()
+              let records = utterance.interpretation.instructions.map { instruction in
+                InstructionTiming(
+                  direction: instruction.direction.rawValue, wordEnd: instruction.end,
+                  emittedStream: utterance.emittedAt, capturedWall: captureTimes.wall(at: instruction.end),
+                  emittedWall: emitted, decodeSeconds: listener.lastFinalCost.decode,
+                  interpretSeconds: listener.lastFinalCost.interpret)
+              }
+              if !records.isEmpty { channel.post(.timings(records)) }
+            }
+            channel.post(.listener(event))
+          }
+        }
         do {
           while !channel.shouldStop {
             // Wake now and then to notice a stop even when no audio arrives.
@@ -69,12 +95,14 @@ struct Live: ParsableCommand {
               if chunks.isClosed { break } else { continue }
             }
             if channel.isListening {
-              for event in try listener.feed(chunk) { channel.post(.listener(event)) }
+              captureTimes.record(
+                streamEnd: listener.time + Double(chunk.samples.count) / Double(listener.sampleRate), wall: chunk.wall)
+              post(try listener.feed(chunk.samples))
             } else if listener.isInUtterance {
-              for event in try listener.finish() { channel.post(.listener(event)) }
+              post(try listener.finish())
             }
           }
-          for event in try listener.finish() { channel.post(.listener(event)) }
+          post(try listener.finish())
           channel.post(.finished(failed: false))
         } catch {
           channel.post(.status("recognizer failed: \(error)"))

@@ -49,7 +49,7 @@ struct Replay: ParsableCommand {
   private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer) throws {
     var failures: [String] = []
     for file in files {
-      switch replayFile(file, recognizer: recognizer) {
+      switch replayFile(file, recognizer: recognizer, interpreter: self.recognizer.interpreter) {
       case .success(let (result, warnings)):
         if json {
           print(FileReport(file: file, result: result, warnings: warnings).jsonLine())

@@ -47,6 +47,8 @@ struct DisplayOptions: ParsableArguments {
 /// What the pipeline thread tells the stage.
 enum StageEvent: Sendable {
   case listener(ListenerEvent)
+  /// Timings of the instructions of the final result that follows.
+  case timings([InstructionTiming])
   case status(String?)
   case note(String)
   case finished(failed: Bool)
@@ -136,7 +138,7 @@ typealias StageProducer = @Sendable (StageChannel) -> Void
 /// are still shown (for up to two seconds more).
 func runStage(
   display: DisplayOptions, listening: Bool, pushToTalk: Bool = false, duration: Double? = nil,
-  producer: @escaping StageProducer
+  timings timingLog: TimingLog? = nil, producer: @escaping StageProducer
 ) throws -> (failed: Bool, quit: Bool) {
   let size = display.windowSize ?? Size(width: 800, height: 600)
   let window: StageWindow?
@@ -172,12 +174,33 @@ func runStage(
   var quit = false
   var dirty = true
   var instructionCount = 0
+  var nextTimings: [InstructionTiming] = []
+  /// Instructions taken and waiting for the frame that shows them, with the keyframe.
+  var unshown: [(timing: InstructionTiming, keyframe: Keyframe)] = []
 
   func apply(_ events: [StageEvent]) {
     for event in events {
       switch event {
+      case .timings(let timings):
+        nextTimings = timings
       case .listener(let event):
+        let wasAnimating = stage.isAnimating(at: now())
         let keyframes = stage.apply(event, at: now())
+        if timingLog != nil, !keyframes.isEmpty {
+          let applied = InstructionTiming.now()
+          for (index, keyframe) in keyframes.enumerated() where index < nextTimings.count {
+            var timing = nextTimings[index]
+            timing.appliedWall = applied
+            timing.queued = wasAnimating || index > 0
+            if window == nil {
+              timing.renderedWall = applied
+              timingLog?.write(timing)
+            } else {
+              unshown.append((timing, keyframe))
+            }
+          }
+          nextTimings = []
+        }
         if case .final(let utterance) = event {
           if display.headless || window == nil {
             TextReport.lines(for: utterance, alternates: 0).forEach { print($0) }
@@ -228,6 +251,17 @@ func runStage(
     if let window, dirty || stage.isAnimating(at: drawTime) {
       window.draw(stage.scene(at: drawTime))
       dirty = false
+      if !unshown.isEmpty {
+        // The frame just drawn shows a keyframe once its animation has begun.
+        let drawn = InstructionTiming.now()
+        unshown.removeAll { entry in
+          guard drawTime > entry.keyframe.start else { return false }
+          var timing = entry.timing
+          timing.renderedWall = drawn
+          timingLog?.write(timing)
+          return true
+        }
+      }
     }
     if finished && !stage.isAnimating(at: now()) { break }
   }

@@ -33,6 +33,18 @@ final class FakeRecognizer: Recognizer {
     RecognitionResult(
       transcriptions: [transcription(reading, score: -10)], start: 0, end: Double(samplesThisUtterance) / 16000)
   }
+
+  /// With `early`, answers `resultSoFar` with the words heard so far.
+  var early = false
+  var earlyCalls = 0
+
+  func resultSoFar() throws -> RecognitionResult? {
+    guard early else { return nil }
+    earlyCalls += 1
+    let heard = Double(samplesThisUtterance) / 16000
+    let words = reading.filter { $0.2 <= heard }
+    return RecognitionResult(transcriptions: [transcription(words, score: -10)], start: 0, end: heard)
+  }
 }
 
 /// Chunks of 10 ms: `quiet` seconds of near-silence, `loud` seconds of tone, `quiet` again.
@@ -46,6 +58,40 @@ func stream(quiet: Double, loud: Double, after: Double) -> [[Int16]] {
 
 @Suite("CommandListener")
 struct CommandListenerTests {
+  @Test("a command followed by a short pause is acted on at once; what follows in the same utterance adds only new instructions")
+  func earlyDecision() throws {
+    // Speech 1.0-2.0 s: "down" ends at 0.4 s into it, then a 0.3 s pause (tone continues in
+    // the stream, so the endpointer sees one utterance; the fake reading gives the words).
+    let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
+    recognizer.early = true
+    let listener = CommandListener(
+      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
+    var finals: [Utterance] = []
+    // Tone 0.8 s, quiet 0.15 s (a pause longer than quickEndSilence), tone 0.5 s, quiet 1 s.
+    var seed: UInt64 = 3
+    let chunks =
+      frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
+      + frames("quiet", count: 15, seed: &seed) + frames("tone", count: 50, seed: &seed)
+      + frames("quiet", count: 100, seed: &seed)
+    for chunk in chunks {
+      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
+    }
+    for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+
+    #expect(recognizer.starts == 1, "one utterance")
+    #expect(finals.count == 2)
+    #expect(finals.first?.isEarly == true)
+    #expect(finals.first?.interpretation.directions == [.down])
+    // Emitted 0.1 s into the pause, long before the 0.5 s end of speech.
+    let pauseStart = 1.0 + 0.6
+    #expect(abs((finals.first?.emittedAt ?? 0) - (pauseStart + 0.1)) < 0.03)
+    // "right" is acted on at the next pause too; the end of speech then adds nothing.
+    #expect(finals.last?.isEarly == true)
+    #expect(finals.last?.interpretation.directions == [.right], "down is not emitted twice")
+    #expect(recognizer.earlyCalls == 2)
+    #expect(finals.flatMap(\.interpretation.directions) == [.down, .right])
+  }
+
   @Test("an utterance goes from speech start to a final result with stream-time words and instructions")
   func wholeUtterance() throws {
     let recognizer = FakeRecognizer(reading: [("move", 0.3, 0.5), ("left", 0.5, 0.8)])

@@ -10,7 +10,7 @@ let modelAvailable = FileManager.default.fileExists(atPath: "/usr/share/pocketsp
 /// Command files spoken by flite, with what they say.
 let commandFiles: [(name: String, text: String, expected: [Direction])] = [
   ("left", "move left", [.left]),
-  ("up", "up", [.up]),
+  ("up", "move the ninja up", [.up]),  // a lone "up" is often refused at the operating point (issue 3)
   ("sequence", "down. down. right.", [.down, .down, .right]),
 ]
 

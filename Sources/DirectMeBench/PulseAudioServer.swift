@@ -1,7 +1,7 @@
 import Foundation
 
-/// A private PulseAudio daemon for one test, with a virtual microphone fed from a FIFO
-/// (module-pipe-source). Nothing outside the test's folder is touched.
+/// A private PulseAudio daemon, with a virtual microphone fed from a FIFO
+/// (module-pipe-source), for tests and benchmarks. Nothing outside its own folder is touched.
 public final class PulseAudioServer: @unchecked Sendable {
   public let folder: URL
   /// The address for `PULSE_SERVER`.
@@ -11,10 +11,11 @@ public final class PulseAudioServer: @unchecked Sendable {
   public let fifo: URL
   private var pid: pid_t = 0
 
-  public static var isAvailable: Bool { TestSupport.which("pulseaudio") != nil && TestSupport.which("pactl") != nil }
+  public static var isAvailable: Bool { Tools.which("pulseaudio") != nil && Tools.which("pactl") != nil }
 
   public init() throws {
-    folder = try TestSupport.temporaryFolder("pulse")
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("directme-pulse-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let socket = folder.appendingPathComponent("native")
     fifo = folder.appendingPathComponent("mic.fifo")
     server = "unix:" + socket.path
@@ -37,7 +38,7 @@ public final class PulseAudioServer: @unchecked Sendable {
     // posix_spawn, not Foundation's Process: pulseaudio closes every inherited descriptor
     // at start, which Process on Linux takes for the child's exit and then blocks waiting.
     pid = try spawn(
-      TestSupport.which("pulseaudio") ?? "/usr/bin/pulseaudio",
+      Tools.which("pulseaudio") ?? "/usr/bin/pulseaudio",
       [
         "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
         "--log-target=file:\(folder.appendingPathComponent("pulse.log").path)", "-F", config.path,
@@ -48,14 +49,14 @@ public final class PulseAudioServer: @unchecked Sendable {
     let deadline = Date(timeIntervalSinceNow: 10)
     while Date() < deadline {
       if FileManager.default.fileExists(atPath: fifo.path),
-        let check = try? TestSupport.run(["pactl", "--server", server, "info"], timeout: 5), check.status == 0
+        (try? Tools.run(["pactl", "--server", server, "info"])) != nil
       {
         return
       }
       Thread.sleep(forTimeInterval: 0.05)
     }
     stop()
-    throw TestSupport.SynthesisError(message: "PulseAudio did not start (see \(folder.path)/pulse.log)")
+    throw Tools.Failure(description: "PulseAudio did not start (see \(folder.path)/pulse.log)")
   }
 
   /// Kills the daemon, as if the server crashed.
@@ -73,10 +74,11 @@ public final class PulseAudioServer: @unchecked Sendable {
   }
 
   /// Plays 16 kHz mono 16-bit samples into the virtual microphone at real-time pace,
-  /// 10 ms at a time. Blocks until done.
-  public func play(_ samples: [Int16]) throws {
+  /// 10 ms at a time. Blocks until done. `written` is told, after each chunk, how many
+  /// samples have gone into the FIFO and when (wall clock, seconds since 1970).
+  public func play(_ samples: [Int16], written: ((Int, Double) -> Void)? = nil) throws {
     guard let handle = FileHandle(forWritingAtPath: fifo.path) else {
-      throw TestSupport.SynthesisError(message: "cannot open \(fifo.path)")
+      throw Tools.Failure(description: "cannot open \(fifo.path)")
     }
     defer { try? handle.close() }
     let chunk = 160
@@ -87,6 +89,7 @@ public final class PulseAudioServer: @unchecked Sendable {
       let bytes = samples[index..<end].withUnsafeBytes { Data($0) }
       try handle.write(contentsOf: bytes)
       index = end
+      written?(index, Date().timeIntervalSince1970)
       let due = start.addingTimeInterval(Double(index) / 16000)
       let wait = due.timeIntervalSinceNow
       if wait > 0 { Thread.sleep(forTimeInterval: wait) }
@@ -94,29 +97,8 @@ public final class PulseAudioServer: @unchecked Sendable {
   }
 }
 
-extension TestSupport {
-  /// The samples of a 16-bit mono WAV file (the ones `speak` writes).
-  public static func samples(of url: URL) throws -> [Int16] {
-    let data = try Data(contentsOf: url)
-    let bytes = [UInt8](data)
-    var offset = 12
-    while offset + 8 <= bytes.count {
-      let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-      let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-      if id == "data" {
-        let body = bytes[(offset + 8)..<min(bytes.count, offset + 8 + size)]
-        return stride(from: body.startIndex, to: body.endIndex - 1, by: 2).map {
-          Int16(bitPattern: UInt16(body[$0]) | UInt16(body[$0 + 1]) << 8)
-        }
-      }
-      offset += 8 + size + size % 2
-    }
-    throw SynthesisError(message: "\(url.path): no data chunk")
-  }
-}
-
 /// Starts `path` with `arguments` and `environment`; stdin, stdout and stderr go to /dev/null.
-func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+public func spawn(_ path: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
@@ -132,7 +114,7 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String])
   var pid: pid_t = 0
   let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
   guard status == 0 else {
-    throw TestSupport.SynthesisError(message: "cannot start \(path): \(String(cString: strerror(status)))")
+    throw Tools.Failure(description: "cannot start \(path): \(String(cString: strerror(status)))")
   }
   return pid
 }

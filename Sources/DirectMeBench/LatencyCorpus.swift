@@ -1,0 +1,110 @@
+import DirectMeCore
+import Foundation
+
+/// A recording of spoken commands whose words' times are known, for latency measurements.
+public struct TimedRecording: Sendable {
+  public struct Word: Sendable, Hashable {
+    public var direction: Direction
+    /// Stream time (s) of the word's first and last sound.
+    public var start: Double
+    public var end: Double
+  }
+
+  public var id: String
+  public var samples: [Int16]
+  public var words: [Word]
+  /// How many commands each group (spoken without a long pause) holds.
+  public var expected: [Direction] { words.map(\.direction) }
+}
+
+extension CorpusBuilder {
+  /// The voices the latency corpus speaks with: flite's four (espeak-ng is recognized too
+  /// poorly to time anything).
+  public static let latencyVoices = ["slt", "rms", "awb", "kal16"].map { Voice(engine: "flite", name: $0) }
+
+  /// `count` recordings of 2-4 commands ("down", "move left", "go up now"), the words joined
+  /// with `pause` seconds of room tone, with each command word's time known.
+  public func timedSequences(count: Int, pause: ClosedRange<Double>, seed: UInt64 = 11) throws -> [TimedRecording] {
+    var random = Signal.Random(seed: seed)
+    let phrasings = ["%@", "%@", "%@", "move %@", "go %@"]
+    var recordings: [TimedRecording] = []
+    for index in 0..<count {
+      let voice = Self.latencyVoices[index % Self.latencyVoices.count]
+      let length = Int.random(in: 2...4, using: &random)
+      var samples = Signal.roomTone(0.5, random: &random)
+      var words: [TimedRecording.Word] = []
+      for part in 0..<length {
+        if part > 0 { samples += Signal.roomTone(Double.random(in: pause, using: &random), random: &random) }
+        let direction = Direction.allCases[Int.random(in: 0..<4, using: &random)]
+        let phrase = String(format: phrasings[Int.random(in: 0..<phrasings.count, using: &random)], direction.rawValue)
+        let spoken = Signal.trimmed(try speak(phrase, voice: voice), margin: 0)
+        // The direction is the phrase's last word: the phrase ends when it does.
+        let (first, last) = Signal.speechSpan(spoken)
+        let offset = Double(samples.count) / Double(Signal.rate)
+        samples += spoken.map { Int16(clamping: Int($0) + Int.random(in: -3...3, using: &random)) }
+        words.append(.init(direction: direction, start: offset + first, end: offset + last))
+      }
+      samples += Signal.roomTone(1.0, random: &random)
+      recordings.append(TimedRecording(id: "sequence \(index + 1) (\(voice.label))", samples: samples, words: words))
+    }
+    return recordings
+  }
+}
+
+extension Signal {
+  /// Quiet white noise, as of a room (-70 dBFS).
+  public static func roomTone(_ seconds: Double, random: inout Random) -> [Int16] {
+    whiteNoise(seconds, level: -70, random: &random)
+  }
+
+  /// Seconds from the start of `samples` to its first and past its last frame within 35 dB
+  /// of the loudest: where speech begins and ends.
+  public static func speechSpan(_ samples: [Int16]) -> (start: Double, end: Double) {
+    let frames = speechFrames(samples, range: 35)
+    guard let first = frames.first, let last = frames.last else { return (0, Double(samples.count) / Double(rate)) }
+    return (Double(first) * 0.01, min(Double(samples.count), Double(last + 1) * 160) / Double(rate))
+  }
+}
+
+/// Latency figures: for each command word that was acted on, how long after its end.
+public struct LatencyMeasurement: Sendable {
+  public var latencies: [Double] = []
+  public var expectedWords = 0
+  public var sequences = 0
+  public var exactSequences = 0
+  public var extraInstructions = 0
+
+  public init() {}
+
+  /// Matches the instructions emitted for `recording` to its words: an instruction counts
+  /// for a word when its direction is the word's and its time overlaps the word's.
+  public mutating func add(_ recording: TimedRecording, utterances: [Utterance]) {
+    sequences += 1
+    expectedWords += recording.words.count
+    let emitted = utterances.flatMap { utterance in
+      utterance.interpretation.instructions.map { (instruction: $0, at: utterance.emittedAt) }
+    }
+    if emitted.map(\.instruction.direction) == recording.expected { exactSequences += 1 }
+    var used = Set<Int>()
+    for word in recording.words {
+      guard
+        let index = emitted.indices.first(where: { index in
+          !used.contains(index) && emitted[index].instruction.direction == word.direction
+            && emitted[index].instruction.end > word.start - 0.05 && emitted[index].instruction.start < word.end + 0.05
+        })
+      else { continue }
+      used.insert(index)
+      latencies.append(emitted[index].at - word.end)
+    }
+    extraInstructions += emitted.count - used.count
+  }
+
+  public static func percentile(_ values: [Double], _ fraction: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let position = fraction * Double(sorted.count - 1)
+    let lower = Int(position.rounded(.down))
+    let upper = min(sorted.count - 1, lower + 1)
+    return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
+  }
+}

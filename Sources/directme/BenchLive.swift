@@ -1,0 +1,375 @@
+import ArgumentParser
+import DirectMeAudio
+import DirectMeBench
+import DirectMeCore
+import DirectMeRecognizer
+import Foundation
+
+struct LiveBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "live",
+    abstract: "Reaction time, decode speed and the cost of listening, beside baselines from the same run.",
+    discussion: """
+      1. Latency in stream time, from the end of each spoken command to the instruction, on \
+      sequences of 2-4 commands (four flite voices) with 200-400 ms pauses, beside the v1 \
+      end-of-speech rule (0.5 s of silence). 2. Decode speed: `directme replay` of one long \
+      recording beside `pocketsphinx_continuous -infile` with the same grammar and with a \
+      four-word grammar. 3. Live, through a private PulseAudio daemon whose virtual \
+      microphone is fed in real time, the window on SDL's dummy driver: start-up time, CPU \
+      while listening to silence and to continuous speech, resident memory, and the \
+      end-to-end latency to the first frame that shows the move, split by stage.
+      """
+  )
+
+  @Option(help: ArgumentHelp("Where to write live.txt and the long recording.", valueName: "folder"))
+  var out: String = "bench-out"
+
+  @Option(help: "Sequences for the stream-time latency.")
+  var sequences: Int = 60
+
+  @Option(help: "Minutes of audio in the long recording.")
+  var longMinutes: Double = 5
+
+  @Option(help: "Commands played into the virtual microphone for the end-to-end latency.")
+  var commands: Int = 100
+
+  @Option(help: "Seconds of silence, and of continuous speech, for the live CPU figures.")
+  var cpuSeconds: Double = 30
+
+  @Flag(help: "Skip the live part (PulseAudio, window).")
+  var noLive = false
+
+  @OptionGroup(title: "Recognizer")
+  var recognizer: RecognizerOptions
+
+  func run() throws {
+    try reportingErrors {
+      let outFolder = URL(fileURLWithPath: out)
+      let cache = outFolder.appendingPathComponent("cache")
+      try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+      let builder = CorpusBuilder(cache: cache) { warn("bench: \($0)") }
+      var report = ["DirectMe live benchmark (\(self.recognizer.summary))", ""]
+      func emit(_ line: String) {
+        print(line)
+        fflush(nil)
+        report.append(line)
+      }
+
+      // 1. Stream-time latency.
+      warn("bench: making \(sequences) sequences")
+      let recordings = try builder.timedSequences(count: sequences, pause: 0.2...0.4)
+      let recognizer = try self.recognizer.makeRecognizer()
+      let interpreter = self.recognizer.interpreter
+      emit("1. Latency, end of the spoken command to the instruction (stream time), \(recordings.count) sequences of 2-4 commands, 200-400 ms pauses")
+      emit(row("end-of-speech rule", "p50", "p95", "<= 250 ms", "commands acted on", "sequences exact", "extra"))
+      let rules: [(String, EndpointerSettings)] = [
+        ("DirectMe (acts 0.1 s after a command; ends at 0.5 s)", EndpointerSettings()),
+        ("v1 baseline (acts at the end: 0.5 s of silence)", EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.5)),
+      ]
+      for (name, settings) in rules {
+        var measurement = LatencyMeasurement()
+        for recording in recordings {
+          recognizer.resetAdaptation()
+          let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: settings)
+          var offset = 0
+          let result = try listener.run(next: {
+            guard offset < recording.samples.count else { return nil }
+            let end = min(offset + 160, recording.samples.count)
+            defer { offset = end }
+            return Array(recording.samples[offset..<end])
+          })
+          measurement.add(recording, utterances: result.utterances)
+          if ProcessInfo.processInfo.environment["DIRECTME_BENCH_DEBUG"] != nil {
+            let got = result.directions.map(\.rawValue).joined(separator: " ")
+            let want = recording.expected.map(\.rawValue).joined(separator: " ")
+            if got != want {
+              let file = "/tmp/seqs/\(recording.id.prefix(while: { $0 != " " }))-\(recording.id.split(separator: " ")[1]).wav"
+              try Tools.write(recording.samples, to: file)
+              warn("\(name.prefix(8)) \(file): want [\(want)] got [\(got)]")
+            }
+          }
+        }
+        emit(
+          row(
+            name, milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.5)),
+            milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.95)),
+            String(format: "%.0f%%", 100 * Double(measurement.latencies.filter { $0 <= 0.25 }.count) / Double(max(1, measurement.latencies.count))),
+            "\(measurement.latencies.count)/\(measurement.expectedWords)",
+            "\(measurement.exactSequences)/\(measurement.sequences)", "\(measurement.extraInstructions)"))
+      }
+      emit("")
+
+      // 2. Decode speed on one long recording.
+      let long = try longRecording(builder: builder, folder: outFolder)
+      emit("2. Decode speed: one recording of \(String(format: "%.1f", long.seconds / 60)) min (\(long.path))")
+      emit(row("program", "seconds", "x real time", "vs stock, same grammar"))
+      let grammar = self.recognizer.grammar ?? Resources.defaultGrammar
+      let stockSame = try timed([
+        "pocketsphinx_continuous", "-infile", long.path, "-jsgf", grammar, "-dict", self.recognizer.dict,
+        "-hmm", self.recognizer.model,
+      ])
+      let fourWords = cache.appendingPathComponent("four-directions.gram")
+      try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
+        .write(to: fourWords, atomically: true, encoding: .utf8)
+      let stockFour = try timed([
+        "pocketsphinx_continuous", "-infile", long.path, "-jsgf", fourWords.path, "-hmm", self.recognizer.model,
+      ])
+      let mine = try timed([Self.executable, "replay", "--json", long.path] + recognizerArguments)
+      emit(row("directme replay", String(format: "%.2f", mine), String(format: "%.0f", long.seconds / mine), String(format: "%.2fx the time", mine / stockSame)))
+      emit(row("pocketsphinx_continuous, directme.gram", String(format: "%.2f", stockSame), String(format: "%.0f", long.seconds / stockSame), "1.00x"))
+      emit(row("pocketsphinx_continuous, four words", String(format: "%.2f", stockFour), String(format: "%.0f", long.seconds / stockFour), "-"))
+      emit("")
+
+      // 3. Live.
+      if noLive {
+        emit("3. Live: skipped (--no-live)")
+      } else if !PulseAudioServer.isAvailable {
+        emit("3. Live: skipped: pulseaudio and pactl are not installed (scripts/setup.sh)")
+      } else {
+        try liveFigures(builder: builder, folder: outFolder, emit: emit)
+      }
+      let file = outFolder.appendingPathComponent("live.txt")
+      try (report.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+      warn("bench: wrote \(file.path)")
+    }
+  }
+
+  // MARK: Parts
+
+  /// The recognizer options as given, for the `directme` processes the bench starts.
+  private var recognizerArguments: [String] {
+    var arguments = ["--model", recognizer.model, "--dict", recognizer.dict, "--threshold", String(recognizer.threshold)]
+    if let grammar = recognizer.grammar { arguments += ["--grammar", grammar] }
+    return arguments
+  }
+
+  static var executable: String { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path }
+
+  /// Sequences and single commands with pauses of 0.2-3 s, at least `longMinutes` long.
+  private func longRecording(builder: CorpusBuilder, folder: URL) throws -> (path: String, seconds: Double) {
+    let path = folder.appendingPathComponent("long-\(Int(longMinutes * 60))s.wav").path
+    if FileManager.default.fileExists(atPath: path), let samples = try? Tools.samples(path) {
+      return (path, Double(samples.count) / 16_000)
+    }
+    warn("bench: making the long recording")
+    var random = Signal.Random(seed: 5)
+    var samples: [Int16] = []
+    var seed: UInt64 = 100
+    while Double(samples.count) < longMinutes * 60 * 16_000 {
+      for recording in try builder.timedSequences(count: 8, pause: 0.2...0.4, seed: seed) {
+        samples += recording.samples + Signal.roomTone(Double.random(in: 0.5...2.5, using: &random), random: &random)
+      }
+      seed += 1
+    }
+    try Tools.write(samples, to: path)
+    return (path, Double(samples.count) / 16_000)
+  }
+
+  /// Wall-clock seconds `arguments` take to run.
+  private func timed(_ arguments: [String]) throws -> Double {
+    let start = Date()
+    try Tools.run(arguments)
+    return Date().timeIntervalSince(start)
+  }
+
+  private func liveFigures(builder: CorpusBuilder, folder: URL, emit: (String) -> Void) throws {
+    let pulse = try PulseAudioServer()
+    defer { pulse.stop() }
+    let work = folder.appendingPathComponent("live")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    let timingPath = work.appendingPathComponent("timings.jsonl").path
+    let stdoutPath = work.appendingPathComponent("stdout.txt").path
+    FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+
+    // The audio: silence, continuous speech, then single commands with long pauses.
+    var random = Signal.Random(seed: 21)
+    let silence = Signal.roomTone(cpuSeconds + 2, random: &random)
+    var speech: [Int16] = []
+    var seed: UInt64 = 300
+    while Double(speech.count) < cpuSeconds * 16_000 {
+      speech += try builder.timedSequences(count: 4, pause: 0.2...0.4, seed: seed).flatMap(\.samples)
+      seed += 1
+    }
+    var singles: [Int16] = Signal.roomTone(1, random: &random)
+    var words: [(direction: Direction, endSample: Int)] = []
+    let singleRecordings = try builder.timedSequences(count: (commands + 1) / 2, pause: 1.2...1.6, seed: 400)
+    for recording in singleRecordings {
+      let base = silence.count + speech.count + singles.count
+      for word in recording.words { words.append((word.direction, base + Int(word.end * 16_000))) }
+      singles += recording.samples
+    }
+
+    var environment = ProcessInfo.processInfo.environment
+    environment["PULSE_SERVER"] = pulse.server
+    environment["SDL_VIDEODRIVER"] = "dummy"
+    environment["SDL_AUDIODRIVER"] = "dummy"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.executable)
+    process.arguments = ["live", "--hands-free", "--device", pulse.source, "--timing-log", timingPath] + recognizerArguments
+    process.environment = environment
+    process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+    process.standardError = FileHandle.nullDevice
+    // The virtual microphone must have audio flowing before DirectMe starts reading.
+    let feeder = Feeder(pulse: pulse)
+    feeder.start(Signal.roomTone(600, random: &random), untilStopped: true)
+    Thread.sleep(forTimeInterval: 0.5)
+
+    let launched = Date()
+    try process.run()
+    var startup: Double?
+    while Date().timeIntervalSince(launched) < 10 && process.isRunning {
+      if let text = try? String(contentsOfFile: stdoutPath, encoding: .utf8), text.contains("listening:") {
+        startup = Date().timeIntervalSince(launched)
+        break
+      }
+      Thread.sleep(forTimeInterval: 0.005)
+    }
+    guard let startup else {
+      process.terminate()
+      throw Failure("directme live did not start listening within 10 s (see \(stdoutPath))")
+    }
+    Thread.sleep(forTimeInterval: 2)
+    feeder.stop()
+
+    let pid = process.processIdentifier
+    let startRSS = ProcessFigures.residentMegabytes(pid)
+    warn("bench: \(Int(cpuSeconds)) s of silence")
+    let idle = try ProcessFigures.cpuShare(pid) { try pulse.play(silence) }
+    warn("bench: \(Int(cpuSeconds)) s of continuous speech")
+    let busy = try ProcessFigures.cpuShare(pid) { try pulse.play(speech) }
+    warn("bench: \(words.count) single commands")
+    var written: [(index: Int, wall: Double)] = []
+    let base = silence.count + speech.count
+    try pulse.play(singles) { index, wall in written.append((base + index, wall)) }
+    try pulse.play(Signal.roomTone(2, random: &random))
+    let endRSS = ProcessFigures.residentMegabytes(pid)
+    let peakRSS = ProcessFigures.peakResidentMegabytes(pid)
+    process.terminate()
+    process.waitUntilExit()
+
+    // Match each instruction to the command it answered, by direction and wall clock.
+    let decoder = JSONDecoder()
+    let timings = ((try? String(contentsOfFile: timingPath, encoding: .utf8)) ?? "")
+      .split(separator: "\n").compactMap { try? decoder.decode(InstructionTiming.self, from: Data($0.utf8)) }
+    let wordTimes = words.compactMap { word -> (Direction, Double)? in
+      written.first(where: { $0.index >= word.endSample }).map { (word.direction, $0.wall) }
+    }
+    var stages: [String: [Double]] = [:]
+    var matched = 0
+    for timing in timings where timing.queued == false {
+      guard let captured = timing.capturedWall, let rendered = timing.renderedWall, let applied = timing.appliedWall,
+        let spoken = wordTimes.first(where: {
+          $0.0.rawValue == timing.direction && captured >= $0.1 - 0.2 && captured - $0.1 < 1.0
+        })?.1
+      else { continue }
+      matched += 1
+      stages["end to end", default: []].append(rendered - spoken)
+      stages["capture (written to the FIFO -> read by DirectMe)", default: []].append(captured - spoken)
+      stages["end of speech (quiet after the word, stream time)", default: []].append(timing.emittedStream - timing.wordEnd)
+      stages["decode (final pass)", default: []].append(timing.decodeSeconds)
+      stages["interpretation", default: []].append(timing.interpretSeconds)
+      stages["render (emitted -> first frame with the move)", default: []].append(rendered - timing.emittedWall)
+      _ = applied
+    }
+    emit("3. Live through PulseAudio (module-pipe-source, 10 ms fragments), window on SDL's dummy driver")
+    emit(row("figure", "value", "target"))
+    emit(row("start to listening", String(format: "%.2f s", startup), "<= 0.5 s"))
+    emit(row("CPU, listening to silence", String(format: "%.1f%% of a core", idle * 100), "<= 2%"))
+    emit(row("CPU, continuous speech", String(format: "%.1f%% of a core", busy * 100), "<= 10%"))
+    emit(
+      row(
+        "resident memory", String(format: "%.0f MB after start, %.0f MB at end, peak %.0f MB", startRSS, endRSS, peakRSS),
+        "<= 100 MB, flat"))
+    emit("")
+    emit("End-to-end latency over \(matched) of \(words.count) commands (those acted on while the ninja stood still)")
+    emit(row("stage", "p50", "p95"))
+    for name in [
+      "capture (written to the FIFO -> read by DirectMe)", "end of speech (quiet after the word, stream time)",
+      "decode (final pass)", "interpretation", "render (emitted -> first frame with the move)", "end to end",
+    ] {
+      let values = stages[name] ?? []
+      emit(
+        row(name, milliseconds(LatencyMeasurement.percentile(values, 0.5)), milliseconds(LatencyMeasurement.percentile(values, 0.95))))
+    }
+  }
+
+  private func milliseconds(_ value: Double?) -> String {
+    value.map { String(format: "%.0f ms", $0 * 1000) } ?? "-"
+  }
+
+  private func row(_ cells: String...) -> String {
+    let widths = [52, 14, 14, 14, 20, 18, 8]
+    return cells.enumerated().map { index, cell in
+      cell.padding(toLength: max(cell.count, widths[min(index, widths.count - 1)]), withPad: " ", startingAt: 0)
+    }.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+  }
+}
+
+/// Plays audio into the virtual microphone on a thread of its own until stopped.
+final class Feeder: @unchecked Sendable {
+  private let pulse: PulseAudioServer
+  private let lock = NSLock()
+  private var stopped = false
+  private let done = DispatchSemaphore(value: 0)
+
+  init(pulse: PulseAudioServer) { self.pulse = pulse }
+
+  func start(_ samples: [Int16], untilStopped: Bool) {
+    Thread {
+      var index = 0
+      while !self.isStopped && index < samples.count {
+        let end = min(index + 1600, samples.count)
+        try? self.pulse.play(Array(samples[index..<end]))
+        index = end
+      }
+      self.done.signal()
+    }.start()
+  }
+
+  private var isStopped: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return stopped
+  }
+
+  func stop() {
+    lock.lock()
+    stopped = true
+    lock.unlock()
+    done.wait()
+  }
+}
+
+/// Figures of another process, from /proc.
+enum ProcessFigures {
+  /// User plus system CPU seconds the process has used.
+  static func cpuSeconds(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After the command: state(0) ppid(1) ... utime(11) stime(12).
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+  }
+
+  /// The share of one core the process used while `body` ran.
+  static func cpuShare(_ pid: Int32, during body: () throws -> Void) rethrows -> Double {
+    let cpuBefore = cpuSeconds(pid)
+    let start = Date()
+    try body()
+    return (cpuSeconds(pid) - cpuBefore) / Date().timeIntervalSince(start)
+  }
+
+  static func residentMegabytes(_ pid: Int32) -> Double { status(pid, "VmRSS") }
+  static func peakResidentMegabytes(_ pid: Int32) -> Double { status(pid, "VmHWM") }
+
+  private static func status(_ pid: Int32, _ key: String) -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+      let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
+      return kilobytes / 1024
+    }
+    return 0
+  }
+}
