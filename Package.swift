@@ -52,7 +52,7 @@ let package = Package(
 
     // Shared by the tests: speech synthesis at test time, running programs.
     .target(name: "DirectMeTestSupport", dependencies: ["DirectMeBench"], path: "Tests/DirectMeTestSupport"),
-    .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore"]),
+    .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),
     .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),

@@ -90,7 +90,7 @@ public struct Resampler: Sendable {
 extension Array where Element == Float {
   /// Samples in -1...1 as 16-bit integers, clipped.
   public var int16Samples: [Int16] {
-    map { Int16(clamping: Int(($0 * 32767).rounded())) }
+    map { $0.isFinite ? Int16(clamping: Int((Swift.min(2, Swift.max(-2, $0)) * 32767).rounded())) : 0 }
   }
 }
 

@@ -163,11 +163,11 @@ public final class WAVReader {
     case .float(32):
       let bits = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian
       let value = Float(bitPattern: bits)
-      return value.isFinite ? value : 0
+      return value.isFinite ? Swift.min(1, Swift.max(-1, value)) : 0  // clipped, as a DAC would
     case .float(64):
       let bits = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian
       let value = Double(bitPattern: bits)
-      return value.isFinite ? Float(value) : 0
+      return value.isFinite ? Float(Swift.min(1, Swift.max(-1, value))) : 0
     default:
       return 0
     }

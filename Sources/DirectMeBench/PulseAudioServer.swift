@@ -9,6 +9,7 @@ public final class PulseAudioServer: @unchecked Sendable {
   /// The virtual microphone's source name.
   public let source = "directme_test_mic"
   public let fifo: URL
+  private let config: URL
   private var pid: pid_t = 0
 
   public static var isAvailable: Bool { Tools.which("pulseaudio") != nil && Tools.which("pactl") != nil }
@@ -27,9 +28,17 @@ public final class PulseAudioServer: @unchecked Sendable {
       """
     let config = folder.appendingPathComponent("test.pa")
     try script.write(to: config, atomically: true, encoding: .utf8)
-    let runtime = folder.appendingPathComponent("runtime")
-    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+    self.config = config
+    try launch()
+  }
 
+  /// Starts the daemon and waits until it answers and the FIFO exists.
+  private func launch() throws {
+    // A FIFO left by a killed daemon would keep module-pipe-source from loading.
+    try? FileManager.default.removeItem(at: fifo)
+    let runtime = folder.appendingPathComponent("runtime")
     var environment = ProcessInfo.processInfo.environment
     environment["HOME"] = folder.path
     environment["XDG_RUNTIME_DIR"] = runtime.path
@@ -57,6 +66,12 @@ public final class PulseAudioServer: @unchecked Sendable {
     }
     stop()
     throw Tools.Failure(description: "PulseAudio did not start (see \(folder.path)/pulse.log)")
+  }
+
+  /// Starts the daemon again after `stop`, on the same socket and FIFO: the source comes back.
+  public func restart() throws {
+    stop()
+    try launch()
   }
 
   /// Kills the daemon, as if the server crashed.

@@ -85,7 +85,7 @@ public struct FileReport: Codable, Hashable, Sendable {
     }
   }
 
-  static func report(_ utterance: Utterance) -> UtteranceReport {
+  public static func report(_ utterance: Utterance) -> UtteranceReport {
     let result = utterance.result
     let best = result.bestTranscription
     let interpretation = utterance.interpretation

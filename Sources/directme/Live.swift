@@ -22,6 +22,9 @@ struct Live: ParsableCommand {
   @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "seconds"))
   var duration: Double?
 
+  @Option(help: ArgumentHelp("Save each utterance's audio and a JSON Lines log of the session here (0600 files in a 0700 folder).", valueName: "folder"))
+  var saveSession: String?
+
   @Option(help: .hidden)
   var timingLog: String?
 
@@ -43,27 +46,47 @@ struct Live: ParsableCommand {
       let interpreter = self.recognizer.interpreter
       let microphone = try Microphone(device: device)
       let listening = handsFree || display.headless
-      let box = UncheckedBox((recognizer, microphone))
+      let recorder = try saveSession.map { try SessionRecorder(folder: $0) }
+      let box = UncheckedBox((recognizer, microphone, recorder))
       let timings = try timingLog.map(TimingLog.init(path:))
+      let device = self.device
       print("listening: \(device ?? "the default source")")
       fflush(nil)
       let outcome = try runStage(
         display: display, listening: listening, pushToTalk: !display.headless, duration: duration,
         timings: timings
       ) { channel in
-        let (recognizer, microphone) = box.value
+        let (recognizer, microphone, recorder) = box.value
+        // An empty chunk says the microphone was lost: the utterance under way ends there.
         let chunks = BlockingQueue<(samples: [Int16], wall: Double)>()
         let chunkSamples = Microphone.sampleRate / 100
         let microphoneBox = UncheckedBox(microphone)
         let capture = Thread {
-          let microphone = microphoneBox.value
-          do {
-            while !channel.isClosed {
-              let samples = try microphone.read(count: chunkSamples)
-              chunks.push((samples, InstructionTiming.now()))
+          var microphone: Microphone? = microphoneBox.value
+          var backoff = 0.25
+          while !channel.isClosed {
+            guard let current = microphone else {
+              // Reconnect with backoff (0.25 s doubling to 4 s) until the source is back.
+              let deadline = Date(timeIntervalSinceNow: backoff)
+              while Date() < deadline && !channel.isClosed { Thread.sleep(forTimeInterval: 0.05) }
+              if let back = try? Microphone(device: device) {
+                microphone = back
+                backoff = 0.25
+                channel.post(.status(nil))
+                warn("directme: microphone back")
+              } else {
+                backoff = min(backoff * 2, 4)
+              }
+              continue
             }
-          } catch {
-            channel.post(.status("microphone lost: \(error)"))
+            do {
+              let samples = try current.read(count: chunkSamples)
+              chunks.push((samples, InstructionTiming.now()))
+            } catch {
+              microphone = nil
+              chunks.push(([], InstructionTiming.now()))
+              channel.post(.status("microphone lost (\(error)); reconnecting"))
+            }
           }
           chunks.close()
         }
@@ -86,6 +109,11 @@ struct Live: ParsableCommand {
               if !records.isEmpty { channel.post(.timings(records)) }
             }
             channel.post(.listener(event))
+            do {
+              try recorder?.record(event, source: device)
+            } catch {
+              channel.post(.status("cannot save the session: \(error)"))
+            }
           }
         }
         do {
@@ -94,7 +122,10 @@ struct Live: ParsableCommand {
             guard let chunk = chunks.pop(timeout: 0.1) else {
               if chunks.isClosed { break } else { continue }
             }
-            if channel.isListening {
+            if chunk.samples.isEmpty {
+              post(try listener.finish())  // the microphone was lost: keep what was heard
+            } else if channel.isListening {
+              recorder?.feed(chunk.samples)
               captureTimes.record(
                 streamEnd: listener.time + Double(chunk.samples.count) / Double(listener.sampleRate), wall: chunk.wall)
               post(try listener.feed(chunk.samples))

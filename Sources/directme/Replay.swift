@@ -28,28 +28,40 @@ struct Replay: ParsableCommand {
   @Flag(help: "Animate the ninja in the window while replaying, in real time.")
   var window = false
 
+  @Option(help: ArgumentHelp("Save each utterance's audio and a JSON Lines log of the session here (0600 files in a 0700 folder).", valueName: "folder"))
+  var saveSession: String?
+
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give at least one WAV file or folder") }
   }
 
   func run() throws {
     try reportingErrors {
-      let files = expandAudioPaths(paths)
+      var files: [String] = []
+      for path in paths {
+        // A saved session replays its utterances in the order they were heard.
+        if FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent(SessionRecorder.logName).path) {
+          files += try SessionRecorder.utterances(in: path).map(\.file)
+        } else {
+          files += expandAudioPaths([path])
+        }
+      }
       guard !files.isEmpty else { throw Failure("no .wav files in \(paths.joined(separator: ", "))") }
+      let recorder = try saveSession.map { try SessionRecorder(folder: $0) }
       let recognizer = try self.recognizer.makeRecognizer()
       if window || display.headless || display.screenshot != nil {
-        try replayOnStage(files, recognizer: recognizer)
+        try replayOnStage(files, recognizer: recognizer, recorder: recorder)
       } else {
-        try replayToText(files, recognizer: recognizer)
+        try replayToText(files, recognizer: recognizer, recorder: recorder)
       }
     }
   }
 
   /// Replays each file and prints what came of it.
-  private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer) throws {
+  private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer, recorder: SessionRecorder?) throws {
     var failures: [String] = []
     for file in files {
-      switch replayFile(file, recognizer: recognizer, interpreter: self.recognizer.interpreter) {
+      switch replayFile(file, recognizer: recognizer, interpreter: self.recognizer.interpreter, recorder: recorder) {
       case .success(let (result, warnings)):
         if json {
           print(FileReport(file: file, result: result, warnings: warnings).jsonLine())
@@ -82,12 +94,12 @@ struct Replay: ParsableCommand {
   }
 
   /// Replays the files into the window (or headless stage), paced in real time with a window.
-  private func replayOnStage(_ files: [String], recognizer: PocketSphinxRecognizer) throws {
+  private func replayOnStage(_ files: [String], recognizer: PocketSphinxRecognizer, recorder: SessionRecorder?) throws {
     let interpreter = self.recognizer.interpreter
     let paced = window && !display.headless
-    let box = UncheckedBox(recognizer)
+    let box = UncheckedBox((recognizer, recorder))
     let producer: StageProducer = { channel in
-      let recognizer = box.value
+      let (recognizer, recorder) = box.value
       var failed = false
       for file in files {
         do {
@@ -95,14 +107,20 @@ struct Replay: ParsableCommand {
           let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
           let clock = ContinuousClock()
           let start = clock.now
+          recorder?.beginStream()
           let result = try listener.run(next: {
             if channel.isClosed { return nil }
             if paced {
               let due = start + .milliseconds(Int(listener.time * 1000))
-              if due > clock.now { Thread.sleep(forTimeInterval: Double((due - clock.now).components.attoseconds) / 1e18) }
+              if due > clock.now { Thread.sleep(forTimeInterval: (due - clock.now).seconds) }
             }
-            return try source.next()
-          }, onEvent: { channel.post(.listener($0)) })
+            let chunk = try source.next()
+            if let chunk { recorder?.feed(chunk) }
+            return chunk
+          }, onEvent: { event in
+            channel.post(.listener(event))
+            do { try recorder?.record(event, source: file) } catch { warn("directme: error: \(error)") }
+          })
           if source.reader.isTruncated { warn("directme: warning: \(file): the header declares more audio than the file holds") }
           channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
         } catch {
@@ -120,13 +138,24 @@ struct Replay: ParsableCommand {
 /// Replays one file into a fresh pipeline.
 func replayFile(
   _ file: String, recognizer: PocketSphinxRecognizer, interpreter: Interpreter = Interpreter(),
-  endpointer: EndpointerSettings = .init()
+  endpointer: EndpointerSettings = .init(), recorder: SessionRecorder? = nil
 ) -> Result<(StreamResult, [String]), Error> {
   Result {
     let source = try AudioFileSource(path: file)
     recognizer.resetAdaptation()
     let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: endpointer)
-    let result = try listener.run(next: source.next)
+    recorder?.beginStream()
+    var recordingError: Error?
+    let result = try listener.run(
+      next: {
+        let chunk = try source.next()
+        if let chunk { recorder?.feed(chunk) }
+        return chunk
+      },
+      onEvent: { event in
+        do { try recorder?.record(event, source: file) } catch { recordingError = error }
+      })
+    if let recordingError { throw recordingError }
     var warnings: [String] = []
     if source.reader.isTruncated {
       let declared = Double(source.reader.declaredFrames ?? 0) / Double(source.format.sampleRate)

@@ -2,6 +2,7 @@ import DirectMeCore
 import DirectMeTestSupport
 import Foundation
 import Testing
+import DirectMeAudio
 
 let executable = TestSupport.executable
 let flite = TestSupport.Voice(.flite, "slt")
@@ -151,6 +152,77 @@ struct ExecutableTests {
       environment: ["PULSE_SERVER": pulse.server], timeout: 60)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(lastPosition(in: run.stdout) == expectedPosition(after: [.left, .down]), "\(run.stdout)\n\(run.stderr)")
+  }
+
+  @Test("the PulseAudio server dies mid-session: live says the microphone is lost, reconnects when it is back, and hears commands after it")
+  func microphoneLostAndBack() throws {
+    try #require(PulseAudioServer.isAvailable, "needs pulseaudio and pactl (scripts/setup.sh)")
+    let pulse = try PulseAudioServer()
+    let folder = try TestSupport.temporaryFolder("lost")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let before = folder.appendingPathComponent("before.wav")
+    let after = folder.appendingPathComponent("after.wav")
+    try TestSupport.speak("move left.", voice: flite, to: before, pad: 0.5)
+    try TestSupport.speak("move the ninja up.", voice: flite, to: after, pad: 0.5)
+    let first = try TestSupport.samples(of: before) + [Int16](repeating: 0, count: 16000)
+    let second = try TestSupport.samples(of: after) + [Int16](repeating: 0, count: 16000)
+    let session = folder.appendingPathComponent("session")
+
+    let player = Thread {
+      Thread.sleep(forTimeInterval: 1.0)
+      try? pulse.play(first)
+      pulse.stop()  // the server crashes
+      Thread.sleep(forTimeInterval: 1.5)
+      try? pulse.restart()
+      Thread.sleep(forTimeInterval: 4.5)  // reconnecting backs off up to 4 s
+      try? pulse.play(second)
+    }
+    player.start()
+    let duration = 1.0 + Double(first.count + second.count) / 16000 + 1.5 + 4.5 + 5  // with time for the restart
+    let run = try TestSupport.run(
+      [executable!.path, "--headless", "--duration", String(duration), "--save-session", session.path],
+      environment: ["PULSE_SERVER": pulse.server], timeout: 90)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("microphone lost"), "\(run.stderr)")
+    #expect(run.stderr.contains("microphone back"), "\(run.stderr)")
+    #expect(lastPosition(in: run.stdout) == expectedPosition(after: [.left, .up]), "\(run.stdout)\n\(run.stderr)")
+    // Both commands are in the saved session.
+    let saved = try SessionRecorder.utterances(in: session.path)
+    #expect(saved.flatMap(\.instructions) == [.left, .up], "\(saved)")
+  }
+
+  @Test("--save-session writes each utterance and a log, private to the user; replaying the folder gives the same instructions")
+  func saveSession() throws {
+    let folder = try TestSupport.temporaryFolder("session")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try makeCommandFiles(in: folder)
+    let session = folder.appendingPathComponent("saved")
+    let first = try TestSupport.run([executable!.path, "replay", "--json", "--save-session", session.path] + files.map(\.path))
+    #expect(first.status == 0, "\(first.stderr)")
+    let attributes = try FileManager.default.attributesOfItem(atPath: session.path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o700)
+    let contents = try FileManager.default.contentsOfDirectory(atPath: session.path)
+    #expect(contents.contains(SessionRecorder.logName))
+    #expect(contents.filter { $0.hasSuffix(".wav") }.count >= commandFiles.count)
+    for name in contents {
+      let mode = try FileManager.default.attributesOfItem(atPath: session.appendingPathComponent(name).path)[.posixPermissions] as? Int
+      #expect(mode == 0o600, "\(name)")
+    }
+    let log = try String(contentsOf: session.appendingPathComponent(SessionRecorder.logName), encoding: .utf8)
+    #expect(log.contains("\"event\":\"speech_started\""))
+    #expect(log.contains("\"alternates\""))
+
+    let expected = commandFiles.flatMap(\.expected).map(\.rawValue)
+    func directions(_ output: String) -> [String] {
+      output.split(separator: "\n").flatMap { line -> [String] in
+        let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        return object?["instructions"] as? [String] ?? []
+      }
+    }
+    #expect(directions(first.stdout) == expected)
+    let again = try TestSupport.run([executable!.path, "replay", "--json", session.path])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(directions(again.stdout) == expected, "\(again.stdout)")
   }
 
   @Test("no PulseAudio server: one clear line saying how to start one, exit 1")

@@ -25,3 +25,43 @@ extension TestSupport {
   }
 }
 
+
+/// Seeded randomness and the iteration count for the fuzz tests: a short pass in the test
+/// suite, `DIRECTME_FUZZ_ITERATIONS=100000` from `scripts/fuzz.sh`.
+public struct FuzzRandom: RandomNumberGenerator {
+  private var state: UInt64
+  public init(seed: UInt64) { state = seed }
+  public mutating func next() -> UInt64 {  // SplitMix64
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  public static var iterations: Int {
+    ProcessInfo.processInfo.environment["DIRECTME_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 2_000
+  }
+
+  /// `bytes` with a few random mutations: flipped bits, changed, removed or inserted bytes,
+  /// a cut, or a 32-bit field set to an extreme.
+  public mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
+    var bytes = bytes
+    for _ in 0..<Int.random(in: 1...4, using: &self) {
+      let kind = Int.random(in: 0..<6, using: &self)
+      if bytes.isEmpty { bytes = [UInt8.random(in: 0...255, using: &self)]; continue }
+      let at = Int.random(in: 0..<bytes.count, using: &self)
+      switch kind {
+      case 0: bytes[at] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &self)
+      case 1: bytes[at] = UInt8.random(in: 0...255, using: &self)
+      case 2: bytes.remove(at: at)
+      case 3: bytes.insert(UInt8.random(in: 0...255, using: &self), at: at)
+      case 4: bytes = Array(bytes.prefix(at))
+      default:
+        let value: UInt32 = [0, 1, 0x7FFF_FFFF, 0xFFFF_FFFF, 0x8000_0000, 65_535][Int.random(in: 0..<6, using: &self)]
+        for offset in 0..<4 where at + offset < bytes.count { bytes[at + offset] = UInt8((value >> (8 * UInt32(offset))) & 0xFF) }
+      }
+    }
+    return bytes
+  }
+}
