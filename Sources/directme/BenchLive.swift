@@ -79,11 +79,14 @@ struct LiveBench: ParsableCommand {
             return Array(recording.samples[offset..<end])
           })
           measurement.add(recording, utterances: result.utterances)
+          // DIRECTME_BENCH_DEBUG=1 keeps each sequence that came out wrong, for listening.
           if ProcessInfo.processInfo.environment["DIRECTME_BENCH_DEBUG"] != nil {
             let got = result.directions.map(\.rawValue).joined(separator: " ")
             let want = recording.expected.map(\.rawValue).joined(separator: " ")
             if got != want {
-              let file = "/tmp/seqs/\(recording.id.prefix(while: { $0 != " " }))-\(recording.id.split(separator: " ")[1]).wav"
+              let misses = outFolder.appendingPathComponent("misses")
+              try FileManager.default.createDirectory(at: misses, withIntermediateDirectories: true)
+              let file = misses.appendingPathComponent("sequence-\(recording.id.split(separator: " ")[1]).wav").path
               try Tools.write(recording.samples, to: file)
               warn("\(name.prefix(8)) \(file): want [\(want)] got [\(got)]")
             }
@@ -265,7 +268,7 @@ struct LiveBench: ParsableCommand {
       matched += 1
       stages["end to end", default: []].append(rendered - spoken)
       stages["capture (written to the FIFO -> read by DirectMe)", default: []].append(captured - spoken)
-      stages["end of speech (quiet after the word, stream time)", default: []].append(timing.emittedStream - timing.wordEnd)
+      stages["end of speech (after the decoder's word end, stream time)", default: []].append(timing.emittedStream - timing.wordEnd)
       stages["decode (final pass)", default: []].append(timing.decodeSeconds)
       stages["interpretation", default: []].append(timing.interpretSeconds)
       stages["render (emitted -> first frame with the move)", default: []].append(rendered - timing.emittedWall)
@@ -284,7 +287,7 @@ struct LiveBench: ParsableCommand {
     emit("End-to-end latency over \(matched) of \(words.count) commands (those acted on while the ninja stood still)")
     emit(row("stage", "p50", "p95"))
     for name in [
-      "capture (written to the FIFO -> read by DirectMe)", "end of speech (quiet after the word, stream time)",
+      "capture (written to the FIFO -> read by DirectMe)", "end of speech (after the decoder's word end, stream time)",
       "decode (final pass)", "interpretation", "render (emitted -> first frame with the move)", "end to end",
     ] {
       let values = stages[name] ?? []
