@@ -58,13 +58,7 @@ public struct DirectMeRunner {
   public func run(_ item: BenchItem) throws -> (results: [RecognitionResult], emitted: [Direction]) {
     let listener = listener()
     listener.recognizer.resetAdaptation()
-    var offset = 0
-    let result = try listener.run(next: {
-      guard offset < item.samples.count else { return nil }
-      let end = min(offset + 160, item.samples.count)
-      defer { offset = end }
-      return Array(item.samples[offset..<end])
-    })
+    let result = try listener.run(samples: item.samples)
     var results: [RecognitionResult] = []
     for utterance in result.utterances {
       if let last = results.last, last.start == utterance.result.start { results.removeLast() }

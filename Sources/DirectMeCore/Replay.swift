@@ -40,3 +40,17 @@ extension CommandListener {
     return StreamResult(utterances: utterances, duration: time - start)
   }
 }
+
+extension CommandListener {
+  /// Runs `samples` through the pipeline in `chunk`-sample pieces (10 ms by default), as a
+  /// file or microphone would feed them.
+  public func run(samples: [Int16], chunk: Int = 160) throws -> StreamResult {
+    var offset = 0
+    return try run(next: {
+      guard offset < samples.count else { return nil }
+      let end = min(offset + chunk, samples.count)
+      defer { offset = end }
+      return Array(samples[offset..<end])
+    })
+  }
+}

@@ -71,13 +71,7 @@ struct LiveBench: ParsableCommand {
         for recording in recordings {
           recognizer.resetAdaptation()
           let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: settings)
-          var offset = 0
-          let result = try listener.run(next: {
-            guard offset < recording.samples.count else { return nil }
-            let end = min(offset + 160, recording.samples.count)
-            defer { offset = end }
-            return Array(recording.samples[offset..<end])
-          })
+          let result = try listener.run(samples: recording.samples)
           measurement.add(recording, utterances: result.utterances)
           // DIRECTME_BENCH_DEBUG=1 keeps each sequence that came out wrong, for listening.
           if ProcessInfo.processInfo.environment["DIRECTME_BENCH_DEBUG"] != nil {
