@@ -33,13 +33,7 @@ public struct AccuracyReport: Codable, Sendable {
         baseline: baseline.recordings.isEmpty ? nil : ConditionScore(condition: condition, report: baseline))
     }
     let matrix = Scoring.report(outcomes, interpreter: interpreter, emitted: true).confusion
-    var confusion: [String: [String: Int]] = [:]
-    for expected in ConfusionMatrix.labels {
-      var row: [String: Int] = [:]
-      for recognized in ConfusionMatrix.labels { row[recognized?.rawValue ?? "-"] = matrix[expected, recognized] }
-      confusion[expected?.rawValue ?? "-"] = row
-    }
-    self.confusion = confusion
+    self.confusion = matrix.table
     // The curve is drawn on everything but the tuning half, which settings were chosen on.
     let held = outcomes.filter { $0.item.condition != CorpusBuilder.tuningHalf }
     let chosen = interpreter.settings.threshold(confidenceScale: confidenceScale)

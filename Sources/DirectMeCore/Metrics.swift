@@ -83,6 +83,17 @@ public struct ConfusionMatrix: Hashable, Sendable {
 
   public init() {}
 
+  /// The counts by name, expected -> recognized -> count ("-": no command), for reports.
+  public var table: [String: [String: Int]] {
+    var table: [String: [String: Int]] = [:]
+    for expected in Self.labels {
+      var row: [String: Int] = [:]
+      for recognized in Self.labels { row[recognized?.rawValue ?? "-"] = self[expected, recognized] }
+      table[expected?.rawValue ?? "-"] = row
+    }
+    return table
+  }
+
   static func index(_ direction: Direction?) -> Int {
     direction.map { Direction.allCases.firstIndex(of: $0)! } ?? Direction.allCases.count
   }

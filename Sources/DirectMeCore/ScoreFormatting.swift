@@ -75,13 +75,7 @@ public struct ScoreJSON: Codable, Hashable, Sendable {
     overallAccuracy = report.overallAccuracy?.rounded(to: 4)
     rescues = report.rescues
     let matrix = report.confusion
-    var confusion: [String: [String: Int]] = [:]
-    for expected in ConfusionMatrix.labels {
-      var row: [String: Int] = [:]
-      for recognized in ConfusionMatrix.labels { row[recognized?.rawValue ?? "-"] = matrix[expected, recognized] }
-      confusion[expected?.rawValue ?? "-"] = row
-    }
-    self.confusion = confusion
+    self.confusion = matrix.table
     self.worst = report.worst(worst).map {
       Worst(path: $0.path, expected: $0.expected, recognized: $0.recognized, transcripts: $0.transcripts, editDistance: $0.editDistance)
     }

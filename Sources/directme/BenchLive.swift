@@ -208,7 +208,7 @@ struct LiveBench: ParsableCommand {
     process.standardError = FileHandle.nullDevice
     // The virtual microphone must have audio flowing before DirectMe starts reading.
     let feeder = Feeder(pulse: pulse)
-    feeder.start(Signal.roomTone(600, random: &random), untilStopped: true)
+    feeder.start(Signal.roomTone(600, random: &random))
     Thread.sleep(forTimeInterval: 0.5)
 
     let launched = Date()
@@ -254,7 +254,7 @@ struct LiveBench: ParsableCommand {
     var stages: [String: [Double]] = [:]
     var matched = 0
     for timing in timings where timing.queued == false {
-      guard let captured = timing.capturedWall, let rendered = timing.renderedWall, let applied = timing.appliedWall,
+      guard let captured = timing.capturedWall, let rendered = timing.renderedWall,
         let spoken = wordTimes.first(where: {
           $0.0.rawValue == timing.direction && captured >= $0.1 - 0.2 && captured - $0.1 < 1.0
         })?.1
@@ -266,7 +266,6 @@ struct LiveBench: ParsableCommand {
       stages["decode (final pass)", default: []].append(timing.decodeSeconds)
       stages["interpretation", default: []].append(timing.interpretSeconds)
       stages["render (emitted -> first frame with the move)", default: []].append(rendered - timing.emittedWall)
-      _ = applied
     }
     emit("3. Live through PulseAudio (module-pipe-source, 10 ms fragments), window on SDL's dummy driver")
     emit(row("figure", "value", "target"))
@@ -311,7 +310,7 @@ final class Feeder: @unchecked Sendable {
 
   init(pulse: PulseAudioServer) { self.pulse = pulse }
 
-  func start(_ samples: [Int16], untilStopped: Bool) {
+  func start(_ samples: [Int16]) {
     Thread {
       var index = 0
       while !self.isStopped && index < samples.count {
