@@ -37,6 +37,10 @@ let package = Package(
     .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple"]),
     .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
 
+    // Adaptation and tuning: runs sphinxtrain's tools on labelled recordings, learns the
+    // detector's settings. No UI.
+    .target(name: "DirectMeTraining", dependencies: ["DirectMeCore", "DirectMeAudio"]),
+
     // Benchmarks: corpora (dev set, noise mixes, sequences, synthetic speech, non-speech),
     // the stock baseline, and reports.
     .target(name: "DirectMeBench", dependencies: ["DirectMeCore", "DirectMeAudio"]),
@@ -46,7 +50,7 @@ let package = Package(
       name: "directme",
       dependencies: [
         "DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay", "DirectMeBench",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "DirectMeTraining", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -56,6 +60,7 @@ let package = Package(
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),
     .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),
+    .testTarget(name: "DirectMeTrainingTests", dependencies: ["DirectMeTraining", "DirectMeTestSupport"]),
     .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeEndToEndTests",

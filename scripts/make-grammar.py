@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""Writes grammars/directme.gram: commands in their natural phrasing, and decoys.
+"""Writes grammars/directme.gram: the commands, and a garbage rule for everything else.
 
 <commands> is what a command utterance may be: directions with optional carrier words
-("move the ninja up please", "down then left"). <others> is everything else the grammar
-knows: near-miss words (drown for down, lift for left, cup for up ...), which the
-interpreter can rescue from alternates, and the most frequent short English words
-(grammars/common-words.txt), so speech that is not a command has somewhere to go.
-The public rule is either, in any order; the recognizer's final pass decodes each
-utterance with <commands> and with <others> and weighs the two.
+("move the ninja up please", "down then left"). <garbage> is one other word, from
+grammars/common-words.txt (the most frequent English words). The recognizer's final pass
+finds the command words with <commands>, then decodes each one's stretch of audio (the
+whole utterance for one command; halfway to the command words before and after it in a
+sequence) with <direction> and with <garbage>, every senone scored in every frame; the
+word's margin is how much better the command explains the stretch. The detector
+(models/*/detector.json, learned by `directme tune`) turns margins into confidences.
 
-Usage: scripts/make-grammar.py [--common N] [--out FILE]
+Words that sound exactly like a command (write, rite) are kept out of <garbage>; words a
+phone away (let, done, of) stay: without them other speech is taken for commands more
+often than commands are lost to them. The commands and carriers are the same as
+Sources/DirectMeCore/Interpreter.swift's Vocabulary.standard (a test checks it).
+
+Usage: scripts/make-grammar.py [--out FILE]
 """
 import argparse, os
 
@@ -18,75 +24,85 @@ ROOT = os.path.dirname(HERE)
 
 COMMANDS = ["up", "down", "left", "right"]
 CARRIERS = ["move", "go", "please", "now", "the", "ninja", "then", "and"]
-# Near-misses of the commands. "write" sounds exactly like "right" and is left out.
-NEAR_MISSES = ["cup", "pup", "op", "hop", "top", "drown", "town", "brown", "crown", "gown",
-               "round", "lift", "laughed", "loft", "lived", "light", "night", "bright", "bite", "kite"]
+DICTIONARY = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
+
+
+def pronunciations(path):
+    table = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) < 2:
+                continue
+            word = fields[0].split("(")[0]
+            table.setdefault(word, []).append(fields[1:])
+    return table
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--common", type=int, default=500, help="how many common words to add as decoys")
-    parser.add_argument("--command-weight", default="1e-10",
-                        help="JSGF weight of each direction and lead word: a cost per command that keeps noise from being heard as extra commands")
     parser.add_argument("--out", default=os.path.join(ROOT, "grammars", "directme.gram"))
+    parser.add_argument("--dict", default=DICTIONARY)
     args = parser.parse_args()
 
-    common = []
-    with open(os.path.join(ROOT, "grammars", "common-words.txt")) as f:
+    table = pronunciations(args.dict)
+    words, left_out = [], []
+    with open(os.path.join(ROOT, "grammars", "common-words.txt"), encoding="utf-8") as f:
         for line in f:
             word = line.strip()
-            if word and not word.startswith("#"):
-                common.append(word)
-    taken = set(COMMANDS)
-    others = []
-    for word in NEAR_MISSES + CARRIERS + common[: args.common]:
-        if word not in taken:
-            taken.add(word)
-            others.append(word)
+            if not word or word.startswith("#") or word in words:
+                continue
+            if word not in table:
+                raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
+            if word in COMMANDS or any(p in [q for c in COMMANDS for q in table[c]] for p in table[word]):
+                left_out.append(word)
+                continue
+            words.append(word)
+    for carrier in CARRIERS:
+        if carrier not in words:
+            words.append(carrier)
 
-    def wrap(words, indent):
+    def wrap(items, indent):
         lines, line = [], ""
-        for word in words:
-            piece = word if not line else " | " + word
+        for item in items:
+            piece = item if not line else " | " + item
             if len(line) + len(piece) > 88:
                 lines.append(line)
-                line = "| " + word
+                line = "| " + item
             else:
                 line += piece
         lines.append(line)
         return ("\n" + " " * indent).join(lines)
 
-    w = args.command_weight
     lines = [
         "#JSGF V1.0;",
         "",
         "/*",
-        " * DirectMe's command grammar, written by scripts/make-grammar.py; edit that, not this.",
+        " * DirectMe's grammar, written by scripts/make-grammar.py from grammars/common-words.txt;",
+        " * edit those, not this.",
         " *",
         " * <commands> is a command utterance: directions with optional carrier words.",
-        f" * <others> is everything else the grammar knows: {len(NEAR_MISSES)} near-misses of the directions",
-        f" * and common short English words, {len(others)} words in all. The recognizer's final pass",
-        " * decodes an utterance with each and weighs the two; the public rule (either, in any",
-        " * order) gives the live partial transcript. The weights on directions and leads are a",
-        f" * cost per command ({w}), so that noise around a word is not heard as more commands.",
+        f" * <garbage> is one other word of {len(words)} frequent words (carriers included; homophones of",
+        f" * commands left out: {', '.join(left_out) or 'none'}). The final pass decodes each command",
+        " * word's stretch of audio with <direction> and with <garbage> and compares them.",
         " */",
         "grammar directme;",
         "",
-        "public <utterance> = (<commands> | <others>)+;",
+        "public <utterance> = <commands> | <garbage>;",
         "",
         "<commands> = <command> ([then | and] <command>)*;",
         "<command> = [<lead>] <direction> [<trail>];",
-        f"<lead> = /{w}/ move [the ninja] | /{w}/ go | /{w}/ please [move];",
+        "<lead> = move [the ninja] | go | please [move];",
         "<trail> = now | please;",
-        "<direction> = " + " | ".join(f"/{w}/ {c}" for c in COMMANDS) + ";",
+        "<direction> = " + " | ".join(COMMANDS) + ";",
         "",
-        "<others> = <other>+;",
-        "<other> = " + wrap(others, 10) + ";",
+
+        "<garbage> = " + wrap(words, 12) + ";",
         "",
     ]
-    with open(args.out, "w") as f:
+    with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
-    print(f"wrote {args.out}: {len(COMMANDS)} commands, {len(others)} other words")
+    print(f"wrote {args.out}: {len(COMMANDS)} commands, {len(words)} other words")
 
 
 if __name__ == "__main__":

@@ -4,13 +4,22 @@ import Foundation
 /// The accuracy benchmark's findings: a row per condition for DirectMe and the baseline,
 /// the confusion matrix, and the miss / false-alarm curve with the chosen operating point.
 public struct AccuracyReport: Codable, Sendable {
+  /// One condition: how each system did on it.
   public struct Row: Codable, Sendable {
-    public var directMe: ConditionScore
-    public var baseline: ConditionScore?
+    public var condition: String
+    public var items: Int
+    /// By system name, in `AccuracyReport.systems` order.
+    public var scores: [String: ConditionScore]
   }
+
+  public static let directMe = "DirectMe"
+  public static let previous = "previous default"
+  public static let baseline = "baseline"
 
   public var date: String
   public var settings: String
+  /// The systems compared, DirectMe first.
+  public var systems: [String]
   public var rows: [Row]
   /// confusion[expected][recognized] for DirectMe over every item ("-" is nothing).
   public var confusion: [String: [String: Int]]
@@ -19,26 +28,30 @@ public struct AccuracyReport: Codable, Sendable {
   public var seconds: Double
 
   public init(
-    outcomes: [ItemOutcome], interpreter: Interpreter, confidenceScale: Double, settings: String,
+    outcomes: [ItemOutcome], interpreter: Interpreter, settings: String,
     curveThresholds: [Double], seconds: Double
   ) {
     date = ISO8601DateFormatter().string(from: Date())
     self.settings = settings
     self.seconds = seconds
+    var systems = [Self.directMe]
+    if outcomes.contains(where: { $0.previous != nil }) { systems.append(Self.previous) }
+    if outcomes.contains(where: { $0.baseline != nil }) { systems.append(Self.baseline) }
+    self.systems = systems
     rows = Scoring.conditions(outcomes).map { condition in
       let subset = outcomes.filter { $0.item.condition == condition }
-      let baseline = Scoring.baselineReport(subset)
-      return Row(
-        directMe: ConditionScore(condition: condition, report: Scoring.report(subset, interpreter: interpreter, emitted: true)),
-        baseline: baseline.recordings.isEmpty ? nil : ConditionScore(condition: condition, report: baseline))
+      var scores = [Self.directMe: ConditionScore(condition: condition, report: Scoring.report(subset, interpreter: interpreter, emitted: true))]
+      let previous = Scoring.otherReport(subset, \.previous)
+      if !previous.recordings.isEmpty { scores[Self.previous] = ConditionScore(condition: condition, report: previous) }
+      let baseline = Scoring.otherReport(subset, \.baseline)
+      if !baseline.recordings.isEmpty { scores[Self.baseline] = ConditionScore(condition: condition, report: baseline) }
+      return Row(condition: condition, items: subset.count, scores: scores)
     }
     let matrix = Scoring.report(outcomes, interpreter: interpreter, emitted: true).confusion
     self.confusion = matrix.table
-    // The curve is drawn on everything but the tuning half, which settings were chosen on.
-    let held = outcomes.filter { $0.item.condition != CorpusBuilder.tuningHalf }
-    let chosen = interpreter.settings.threshold(confidenceScale: confidenceScale)
+    let chosen = interpreter.settings.threshold
     chosenThreshold = chosen
-    curve = Scoring.curve(held, confidenceScale: confidenceScale, thresholds: Set(curveThresholds + [chosen]).sorted())
+    curve = Scoring.curve(outcomes, interpreter: interpreter, thresholds: Set(curveThresholds + [chosen]).sorted())
   }
 
   // MARK: Text
@@ -47,32 +60,32 @@ public struct AccuracyReport: Codable, Sendable {
     func percent(_ value: Double?) -> String {
       value.map { String(format: "%5.1f%%", $0 * 100) } ?? "    - "
     }
-    let width = max(28, rows.map(\.directMe.condition.count).max() ?? 0)
+    let width = max(28, rows.map(\.condition.count).max() ?? 0)
     var lines: [String] = []
     lines.append("settings: \(settings)")
     lines.append("")
-    lines.append(
-      "condition".padding(toLength: width, withPad: " ", startingAt: 0)
-        + "  items   | DirectMe: accuracy  IER     false alarms | baseline: accuracy  IER     false alarms")
+    var header = "condition".padding(toLength: width, withPad: " ", startingAt: 0) + "  items"
+    for system in systems { header += "  | " + system.padding(toLength: 16, withPad: " ", startingAt: 0) + " acc     IER    FA  " }
+    lines.append(header)
     for row in rows {
-      let d = row.directMe
-      let b = row.baseline
-      lines.append(
-        d.condition.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: "  %5d", d.items)
-          + "   |           \(percent(d.utteranceAccuracy))  \(percent(d.instructionErrorRate))  \(percent(d.falseAlarmRate))     "
-          + "|           \(percent(b?.utteranceAccuracy))  \(percent(b?.instructionErrorRate))  \(percent(b?.falseAlarmRate))")
+      var line = row.condition.padding(toLength: width, withPad: " ", startingAt: 0) + String(format: "  %5d", row.items)
+      for system in systems {
+        let score = row.scores[system]
+        line += "  | " + String(repeating: " ", count: 16)
+          + " \(percent(score?.utteranceAccuracy)) \(percent(score?.instructionErrorRate)) \(percent(score?.falseAlarmRate))"
+      }
+      lines.append(line)
     }
     lines.append("")
-    lines.append("accuracy: exact direction sequence over items with a command; IER: instruction error rate;")
-    lines.append("false alarms: items without a command that moved the ninja.")
+    lines.append("acc: exact direction sequence over items with a command; IER: instruction error rate;")
+    lines.append("FA: items without a command that moved the ninja. previous default: DirectMe v1 (stock model,")
+    lines.append("<others> grammar, threshold 40); baseline: pocketsphinx_continuous -jsgf with up | down | left | right.")
     lines.append("")
-    lines.append("misses against false alarms as the decision threshold moves (all but the tuning half);")
-    lines.append("the threshold is how much better (natural log) the commands must explain an utterance")
-    lines.append("than other words (below 0: the rescue margin for near-misses):")
+    lines.append("DirectMe's misses against false alarms as the confidence threshold moves (every condition):")
     for point in curve {
-      let mark = point.threshold == chosenThreshold ? "  <- chosen" : ""
+      let mark = point.threshold == chosenThreshold ? "  <- operating point" : ""
       lines.append(
-        String(format: "  threshold %6.1f: misses %5.1f%%, false alarms %5.1f%%", point.threshold, point.missRate * 100, point.falseAlarmRate * 100)
+        String(format: "  threshold %4.2f: misses %5.1f%%, false alarms %5.1f%%", point.threshold, point.missRate * 100, point.falseAlarmRate * 100)
           + mark)
     }
     lines.append(String(format: "\n%.0f s", seconds))
@@ -99,22 +112,26 @@ public struct AccuracyReport: Codable, Sendable {
 
     var body = "<h1>DirectMe accuracy</h1>\n<p>\(escape(date)) — \(escape(settings))</p>\n"
     body += "<h2>Per condition</h2>\n<table><tr><th>condition</th><th>items</th>"
-    body += "<th>DirectMe accuracy</th><th>IER</th><th>false alarms</th><th>baseline accuracy</th><th>IER</th><th>false alarms</th></tr>\n"
+    for system in systems { body += "<th>\(escape(system)) accuracy</th><th>IER</th><th>false alarms</th>" }
+    body += "</tr>\n"
     for row in rows {
-      let d = row.directMe
-      let b = row.baseline
-      body += "<tr><td>\(escape(d.condition))</td><td>\(d.items)</td>"
-      body += "<td>\(percent(d.utteranceAccuracy))</td><td>\(percent(d.instructionErrorRate))</td><td>\(percent(d.falseAlarmRate))</td>"
-      body += "<td>\(percent(b?.utteranceAccuracy))</td><td>\(percent(b?.instructionErrorRate))</td><td>\(percent(b?.falseAlarmRate))</td></tr>\n"
+      body += "<tr><td>\(escape(row.condition))</td><td>\(row.items)</td>"
+      for system in systems {
+        let score = row.scores[system]
+        body += "<td>\(percent(score?.utteranceAccuracy))</td><td>\(percent(score?.instructionErrorRate))</td><td>\(percent(score?.falseAlarmRate))</td>"
+      }
+      body += "</tr>\n"
     }
     body += "</table>\n"
-    body += "<h2>Accuracy on commands (higher is better)</h2>\n" + barChart(rows.compactMap { row in
-      row.directMe.utteranceAccuracy.map { (row.directMe.condition, $0, row.baseline?.utteranceAccuracy) }
-    })
-    body += "<h2>False alarms on everything else (lower is better)</h2>\n" + barChart(rows.compactMap { row in
-      row.directMe.falseAlarmRate.map { (row.directMe.condition, $0, row.baseline?.falseAlarmRate) }
-    })
-    body += "<h2>Misses against false alarms</h2>\n<p>As the decision threshold moves, over every condition but the tuning half. The ring is the chosen operating point.</p>\n"
+    let accuracy: [(String, [Double?])] = rows.filter { $0.scores[Self.directMe]?.utteranceAccuracy != nil }.map { row in
+      (row.condition, systems.map { system in row.scores[system]?.utteranceAccuracy })
+    }
+    let falseAlarms: [(String, [Double?])] = rows.filter { $0.scores[Self.directMe]?.falseAlarmRate != nil }.map { row in
+      (row.condition, systems.map { system in row.scores[system]?.falseAlarmRate })
+    }
+    body += "<h2>Accuracy on commands (higher is better)</h2>\n" + barChart(accuracy)
+    body += "<h2>False alarms on everything else (lower is better)</h2>\n" + barChart(falseAlarms)
+    body += "<h2>Misses against false alarms</h2>\n<p>DirectMe, as the confidence threshold moves, over every condition. The ring is the operating point.</p>\n"
     body += curveChart()
     body += "<h2>Confusion (DirectMe, every item)</h2>\n<table><tr><th>expected \\ recognized</th>"
     let labels = ConfusionMatrix.labels.map { $0?.rawValue ?? "-" }
@@ -137,24 +154,27 @@ public struct AccuracyReport: Codable, Sendable {
       """
   }
 
-  /// Horizontal bars: DirectMe (dark) and the baseline (light) per condition.
-  private func barChart(_ values: [(String, Double, Double?)]) -> String {
-    let rowHeight = 26.0
-    let labelWidth = 250.0
+  /// Horizontal bars per condition, one per system (DirectMe darkest).
+  private func barChart(_ values: [(String, [Double?])]) -> String {
+    let colors = ["#2c3e50", "#e67e22", "#bdc3c7"]
+    let barHeight = 10.0
+    let rowHeight = Double(systems.count) * (barHeight + 1) + 8
+    let labelWidth = 260.0
     let barWidth = 400.0
     let height = Double(values.count) * rowHeight + 30
     var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(labelWidth + barWidth + 80))\" height=\"\(Int(height))\" font-size=\"12\">\n"
     for (index, value) in values.enumerated() {
       let y = Double(index) * rowHeight + 5
       svg += "<text x=\"0\" y=\"\(y + 14)\">\(value.0)</text>\n"
-      svg += "<rect x=\"\(labelWidth)\" y=\"\(y)\" width=\"\(value.1 * barWidth)\" height=\"10\" fill=\"#2c3e50\"/>\n"
-      svg += "<text x=\"\(labelWidth + value.1 * barWidth + 4)\" y=\"\(y + 9)\">\(String(format: "%.1f%%", value.1 * 100))</text>\n"
-      if let baseline = value.2 {
-        svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 11)\" width=\"\(baseline * barWidth)\" height=\"10\" fill=\"#bdc3c7\"/>\n"
-        svg += "<text x=\"\(labelWidth + baseline * barWidth + 4)\" y=\"\(y + 20)\" fill=\"#7f8c8d\">\(String(format: "%.1f%%", baseline * 100))</text>\n"
+      for (system, score) in value.1.enumerated() {
+        guard let score else { continue }
+        let top = y + Double(system) * (barHeight + 1)
+        svg += "<rect x=\"\(labelWidth)\" y=\"\(top)\" width=\"\(score * barWidth)\" height=\"\(barHeight)\" fill=\"\(colors[system % colors.count])\"/>\n"
+        svg += "<text x=\"\(labelWidth + score * barWidth + 4)\" y=\"\(top + 9)\">\(String(format: "%.1f%%", score * 100))</text>\n"
       }
     }
-    svg += "<text x=\"\(labelWidth)\" y=\"\(height - 5)\">dark: DirectMe, light: pocketsphinx_continuous with a four-word grammar</text>\n"
+    let legend = systems.enumerated().map { "\(["dark", "orange", "light"][$0.offset % 3]): \($0.element)" }.joined(separator: ", ")
+    svg += "<text x=\"\(labelWidth)\" y=\"\(height - 5)\">\(legend)</text>\n"
     return svg + "</svg>\n"
   }
 

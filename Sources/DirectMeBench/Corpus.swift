@@ -31,59 +31,23 @@ public struct CorpusBuilder {
 
   // MARK: Real speech
 
-  /// The dev set's speakers split in two, a speaker wholly in one half: speakers with the
-  /// most command recordings first, each to the half with fewer command recordings so far
-  /// (then fewer recordings, then by a hash of the id), so both halves hold about as many
-  /// commands and as many recordings.
-  public static func tuningSpeakers(_ recordings: [LabeledRecording]) -> Set<String> {
-    var commands: [String: Int] = [:]
-    var totals: [String: Int] = [:]
-    for recording in recordings {
-      let speaker = speaker(of: recording.path)
-      totals[speaker, default: 0] += 1
-      if !recording.expected.isEmpty { commands[speaker, default: 0] += 1 }
-    }
-    func hash(_ text: String) -> UInt32 {
-      text.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
-    }
-    let speakers = totals.keys.sorted {
-      (commands[$0, default: 0], totals[$0]!, hash($0)) > (commands[$1, default: 0], totals[$1]!, hash($1))
-    }
-    var tuning: Set<String> = []
-    var counts = (tuning: (commands: 0, total: 0), checking: (commands: 0, total: 0))
-    for speaker in speakers {
-      let c = commands[speaker, default: 0]
-      let t = totals[speaker]!
-      let toTuning = (counts.tuning.commands, counts.tuning.total) <= (counts.checking.commands, counts.checking.total)
-      if toTuning {
-        tuning.insert(speaker)
-        counts.tuning = (counts.tuning.commands + c, counts.tuning.total + t)
-      } else {
-        counts.checking = (counts.checking.commands + c, counts.checking.total + t)
-      }
-    }
-    return tuning
-  }
-
   /// "1eddce1d" from "up/1eddce1d_nohash_3.wav".
   public static func speaker(of path: String) -> String {
     let name = (path as NSString).lastPathComponent
     return String(name.split(separator: "_").first ?? Substring(name))
   }
 
-  public static let tuningHalf = "dev, tuning half"
-  public static let checkingHalf = "dev, checking half"
+  public static let devCondition = "dev set (30 words, held out)"
+  public static let trainChecking = "training set, checking speakers"
 
-  /// The dev set's recordings, each in its half.
+  /// The dev set's recordings (none of them used for adapting or tuning).
   public func devSet(_ folder: URL) throws -> [BenchItem] {
     let labelsFile = folder.appendingPathComponent("labels.tsv")
     let (recordings, errors) = LabelsFormat.parse(try String(contentsOf: labelsFile, encoding: .utf8))
     if let error = errors.first { throw Tools.Failure(description: "\(labelsFile.path): \(error)") }
-    let tuning = Self.tuningSpeakers(recordings)
     return try recordings.map { recording in
-      let half = tuning.contains(Self.speaker(of: recording.path)) ? Self.tuningHalf : Self.checkingHalf
-      return BenchItem(
-        id: "dev/" + recording.path, condition: half, expected: recording.expected,
+      BenchItem(
+        id: "dev/" + recording.path, condition: Self.devCondition, expected: recording.expected,
         samples: try Tools.samples(folder.appendingPathComponent(recording.path).path))
     }
   }
@@ -91,19 +55,19 @@ public struct CorpusBuilder {
   // MARK: Noise
 
   public enum Noise: String, CaseIterable, Sendable {
-    case pink, brown, babble
+    case tap, bike, kitchen, pink, babble
   }
 
-  /// 30 s of a noise, made once with sox (pink, brown) or by mixing six synthetic voices
-  /// reading different sentences (babble).
+  /// 30 s of a noise: a room noise (`Signal.Room`, with a seed of its own, not the one the
+  /// model was adapted and tuned with) or six synthetic voices reading different sentences
+  /// at once (babble, which adaptation and tuning never hear).
   public func noise(_ kind: Noise) throws -> [Int16] {
     let file = cache.appendingPathComponent("noise-\(kind.rawValue).wav")
     if !FileManager.default.fileExists(atPath: file.path) {
       progress("making \(kind.rawValue) noise")
-      switch kind {
-      case .pink, .brown:
-        try Tools.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", file.path, "synth", "30", "\(kind.rawValue)noise", "vol", "0.5"])
-      case .babble:
+      if let room = Signal.Room(rawValue: kind.rawValue) {
+        try Tools.write(room.make(seconds: 30, seed: 424_242 + UInt64(kind.rawValue.count)), to: file.path)
+      } else {
         try makeBabble(file)
       }
     }
@@ -142,25 +106,27 @@ public struct CorpusBuilder {
     try Tools.write(mixed.map { Int16(clamping: Int($0 / peak * 16000)) }, to: file.path)
   }
 
-  /// Each item mixed with each noise at each SNR (over its speech part).
+  /// Each item mixed at each SNR (over its speech part) with one of the room noises (tap,
+  /// bike, kitchen, in turn), and with babble.
   public func noiseMixes(_ items: [BenchItem], snrs: [Double] = [20, 10, 5]) throws -> [BenchItem] {
     var result: [BenchItem] = []
-    for kind in Noise.allCases {
-      let noise = try noise(kind)
-      for snr in snrs {
-        var random = Signal.Random(seed: UInt64(snr * 100) + UInt64(kind.rawValue.count))
-        for item in items {
+    let rooms: [Noise] = [.tap, .bike, .kitchen]
+    let noises = try Dictionary(uniqueKeysWithValues: Noise.allCases.map { ($0, try noise($0)) })
+    for snr in snrs {
+      var random = Signal.Random(seed: UInt64(snr * 100) + 7)
+      for (index, item) in items.enumerated() {
+        for kind in [rooms[index % rooms.count], .babble] {
+          let noise = noises[kind]!
           let offset = Int.random(in: 0..<noise.count, using: &random)
-          let samples = item.expected.isEmpty && Signal.speechPower(item.samples) == 0
-            ? item.samples : Signal.mix(item.samples, noise: noise, snr: snr, offset: offset)
+          let condition = kind == .babble ? "babble, \(Int(snr)) dB SNR" : "room noise (tap, bike, kitchen), \(Int(snr)) dB SNR"
           result.append(
             BenchItem(
-              id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: "\(kind.rawValue) noise, \(Int(snr)) dB SNR",
-              expected: item.expected, samples: samples))
+              id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: condition, expected: item.expected,
+              samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset)))
         }
       }
     }
-    return result
+    return result.sorted { $0.condition < $1.condition }
   }
 
   // MARK: Sequences
@@ -287,12 +253,15 @@ public struct CorpusBuilder {
     for level in [-50.0, -35, -20] {
       items.append(("white noise \(Int(level)) dBFS", Signal.whiteNoise(2, level: level, random: &random)))
     }
-    for kind in [Noise.pink, .brown, .babble] {
+    for kind in Noise.allCases {
       let noise = try noise(kind)
-      for (index, gain) in [0.05, 0.3, 1.0].enumerated() {
-        let start = (index + 1) * 3 * Signal.rate
-        items.append(
-          ("\(kind.rawValue) noise x\(gain)", noise[start..<start + 2 * Signal.rate].map { Int16(clamping: Int(Double($0) * gain)) }))
+      // One-second stretches at levels from quiet to loud, as a room's noise comes and goes.
+      for (index, level) in [-45.0, -35, -25, -15].enumerated() {
+        let start = (index * 5 + 1) * Signal.rate
+        let stretch = Array(noise[start..<start + Signal.rate])
+        let power = stretch.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(stretch.count)
+        let gain = power > 0 ? pow(10, level / 20) * 32768 / power.squareRoot() : 0
+        items.append(("\(kind.rawValue) noise \(Int(level)) dBFS", stretch.map { Int16(clamping: Int(Double($0) * gain)) }))
       }
     }
     for count in [1, 3, 8] {

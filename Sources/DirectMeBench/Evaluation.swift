@@ -9,6 +9,8 @@ public struct ItemOutcome: Sendable {
   public var results: [RecognitionResult]
   /// The baseline's directions, when it ran.
   public var baseline: [Direction]?
+  /// The previous default's directions, when it ran.
+  public var previous: [Direction]?
   /// The baseline's transcript lines.
   public var baselineTranscript: String?
   /// What the pipeline acted on, at the settings it ran with (early decisions included).
@@ -152,12 +154,11 @@ public enum Scoring {
     })
   }
 
-  public static func baselineReport(_ outcomes: [ItemOutcome]) -> ScoreReport {
+  /// The scores of another system's directions (the baseline's, the previous default's).
+  public static func otherReport(_ outcomes: [ItemOutcome], _ directions: KeyPath<ItemOutcome, [Direction]?>) -> ScoreReport {
     ScoreReport(recordings: outcomes.compactMap { outcome in
-      outcome.baseline.map {
-        ScoredRecording(
-          path: outcome.item.id, expected: outcome.item.expected, recognized: $0,
-          transcripts: outcome.baselineTranscript.map { [$0] } ?? [])
+      outcome[keyPath: directions].map {
+        ScoredRecording(path: outcome.item.id, expected: outcome.item.expected, recognized: $0)
       }
     })
   }
@@ -171,7 +172,7 @@ public enum Scoring {
 
   /// One point of the miss / false-alarm curve.
   public struct CurvePoint: Codable, Sendable {
-    /// The decision threshold (see `InterpreterSettings.operatingPoint`).
+    /// The confidence a command needs.
     public var threshold: Double
     /// Share of command items not exactly right.
     public var missRate: Double
@@ -180,12 +181,75 @@ public enum Scoring {
   }
 
   /// Misses against false alarms as the decision threshold moves.
-  public static func curve(_ outcomes: [ItemOutcome], confidenceScale: Double, thresholds: [Double]) -> [CurvePoint] {
+  public static func curve(_ outcomes: [ItemOutcome], interpreter: Interpreter, thresholds: [Double]) -> [CurvePoint] {
     thresholds.map { threshold in
-      let settings = InterpreterSettings.operatingPoint(threshold: threshold, confidenceScale: confidenceScale)
-      let report = report(outcomes, interpreter: Interpreter(settings: settings))
+      var moved = interpreter
+      moved.settings.minimumConfidence = threshold
+      let report = report(outcomes, interpreter: moved)
       return CurvePoint(
         threshold: threshold, missRate: 1 - (report.utteranceAccuracy ?? 0), falseAlarmRate: report.falseAlarmRate ?? 0)
     }
+  }
+}
+
+/// An earlier build of DirectMe (the previous default), run over the items with its own
+/// `replay --json`, each item written to a WAV file; results are cached by the item's audio.
+public struct PreviousRunner {
+  public let executable: String
+  public let folder: URL
+
+  public init(executable: String, folder: URL) throws {
+    guard FileManager.default.isExecutableFile(atPath: executable) else {
+      throw Tools.Failure(description: "\(executable): not an executable (pass the path of an earlier directme build)")
+    }
+    self.executable = executable
+    self.folder = folder
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  /// The directions the previous build gave for each item, by item id.
+  public func run(_ items: [BenchItem], progress: (String) -> Void = { _ in }) throws -> [String: [Direction]] {
+    let cacheFile = folder.appendingPathComponent("previous-results.tsv")
+    var cache: [String: [Direction]] = [:]
+    if let text = try? String(contentsOf: cacheFile, encoding: .utf8) {
+      for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+        if parts.count == 2 { cache[String(parts[0])] = [Direction](parsing: parts[1]) ?? [] }
+      }
+    }
+    let keys = items.map(BaselineRunner.key)
+    let missing = Array(Set(zip(items, keys).filter { cache[$0.1] == nil }.map(\.1)))
+    if !missing.isEmpty {
+      progress("running the previous default (\(executable)) on \(missing.count) items")
+      let audio = folder.appendingPathComponent("audio")
+      try? FileManager.default.removeItem(at: audio)
+      try FileManager.default.createDirectory(at: audio, withIntermediateDirectories: true)
+      let byKey = Dictionary(zip(keys, items), uniquingKeysWith: { first, _ in first })
+      for key in missing { try Tools.write(byKey[key]!.samples, to: audio.appendingPathComponent("\(key).wav").path) }
+      let output = try Tools.run([executable, "replay", "--json", audio.path], allowFailure: true)
+      struct Line: Decodable {
+        var file: String
+        var instructions: [Direction]?
+      }
+      var lines = ""
+      for line in output.split(separator: "\n") {
+        guard let decoded = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) else { continue }
+        let key = ((decoded.file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let directions = decoded.instructions ?? []
+        cache[key] = directions
+        lines += key + "\t" + directions.map(\.rawValue).joined(separator: " ") + "\n"
+      }
+      if let handle = FileHandle(forWritingAtPath: cacheFile.path) {
+        handle.seekToEndOfFile()
+        handle.write(Data(lines.utf8))
+        try? handle.close()
+      } else {
+        try lines.write(to: cacheFile, atomically: true, encoding: .utf8)
+      }
+      try? FileManager.default.removeItem(at: audio)
+    }
+    var result: [String: [Direction]] = [:]
+    for (item, key) in zip(items, keys) { result[item.id] = cache[key] }
+    return result
   }
 }

@@ -14,7 +14,7 @@ public enum Tools {
 
   /// Runs a program to the end; returns its stdout, throws with its stderr on failure.
   @discardableResult
-  public static func run(_ arguments: [String]) throws -> String {
+  public static func run(_ arguments: [String], allowFailure: Bool = false) throws -> String {
     guard let path = arguments[0].hasPrefix("/") ? arguments[0] : which(arguments[0]) else {
       throw Failure(description: "\(arguments[0]) is not installed (scripts/setup.sh installs it)")
     }
@@ -32,7 +32,7 @@ public enum Tools {
     try process.run()
     let stdout = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    guard process.terminationStatus == 0 || allowFailure else {
       let stderr = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
       throw Failure(description: "\(arguments.joined(separator: " ")): \(stderr)")
     }

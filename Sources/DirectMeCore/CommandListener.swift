@@ -21,10 +21,12 @@ public final class CommandListener {
   private var lastPartial: Transcription?
   /// An early decision was made in the current pause (none again until speech resumes).
   private var decidedInPause = false
-  /// How many instructions of the utterance under way were emitted early.
-  private var committed = 0
+  /// The instructions of the utterance under way emitted so far (by early decisions).
+  private var committed: [Instruction] = []
   /// Whether speech came after the last early decision.
   private var speechSinceDecision = true
+  /// The audio of the utterance under way, for its signal evidence.
+  private var utteranceAudio: [Int16] = []
 
   public init(
     recognizer: any Recognizer, interpreter: Interpreter = Interpreter(),
@@ -63,6 +65,7 @@ public final class CommandListener {
     if isInUtterance {
       if !pending.isEmpty {
         try recognizer.process(pending)
+        utteranceAudio.append(contentsOf: pending)
         samplesFed += pending.count
       }
       if let utterance = try endUtterance(cut: false) { events.append(.final(utterance)) }
@@ -85,13 +88,15 @@ public final class CommandListener {
       framesSincePartial = 0
       lastPartial = nil
       decidedInPause = false
-      committed = 0
+      committed = []
       speechSinceDecision = true
       try recognizer.startUtterance()
       try recognizer.process(preRoll)
+      utteranceAudio = preRoll
       return [.speechStarted(at: start)]
     case .inSpeech:
       try recognizer.process(frame)
+      utteranceAudio.append(contentsOf: frame)
       if endpointer.quietDuration == 0 {
         decidedInPause = false
         speechSinceDecision = true
@@ -108,6 +113,7 @@ public final class CommandListener {
       return partialEvent().map { [$0] } ?? []
     case .end(let cut):
       try recognizer.process(frame)
+      utteranceAudio.append(contentsOf: frame)
       return try endUtterance(cut: cut).map { [.final($0)] } ?? []
     }
   }
@@ -133,14 +139,15 @@ public final class CommandListener {
   private func endUtterance(cut: Bool) throws -> Utterance? {
     guard let start = utteranceStart else { return nil }
     utteranceStart = nil
-    if committed > 0 && !speechSinceDecision {
+    if !committed.isEmpty && !speechSinceDecision {
       // Nothing was said since the early decision, which stands as the utterance's result.
       _ = try recognizer.endUtterance()
       return nil
     }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    let result = try recognizer.endUtterance().shifted(by: start)
+    var result = try recognizer.endUtterance().shifted(by: start)
+    result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
     return decided(result, start: start, decodeStart: decodeStart, isEarly: false, cut: cut)
   }
 
@@ -149,26 +156,38 @@ public final class CommandListener {
     guard let start = utteranceStart else { return nil }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    guard let result = try recognizer.resultSoFar()?.shifted(by: start) else { return nil }
+    guard var result = try recognizer.resultSoFar()?.shifted(by: start) else { return nil }
+    result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
     let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
     return utterance.interpretation.instructions.isEmpty ? nil : utterance
   }
 
-  /// Interprets `result`; after an early decision, the instructions already emitted (the
-  /// first ones, in order) are left out. A later reading may place word boundaries a little
-  /// differently, so the count, not the times, says which are new.
+  /// Interprets `result`; after an early decision, the instructions already emitted are left
+  /// out: an instruction is the same as an emitted one when their words share most of their
+  /// time (a later reading may place word boundaries a little differently, or gain or lose
+  /// a word before it).
   private func decided(_ result: RecognitionResult, start: Double, decodeStart: ContinuousClock.Instant, isEarly: Bool, cut: Bool) -> Utterance {
     let clock = ContinuousClock()
     let interpretStart = clock.now
     var interpretation = interpreter.interpret(result)
-    let already = min(committed, interpretation.instructions.count)
-    interpretation.instructions.removeFirst(already)
+    interpretation.instructions.removeAll { instruction in
+      committed.contains { Self.sameWord($0, instruction) }
+    }
     lastFinalCost = ((interpretStart - decodeStart).seconds, (clock.now - interpretStart).seconds)
     if !interpretation.instructions.isEmpty {
-      committed += interpretation.instructions.count
+      committed += interpretation.instructions
       speechSinceDecision = false
     }
     return Utterance(result: result, interpretation: interpretation, emittedAt: time, wasCut: cut, isEarly: isEarly)
+  }
+
+  /// Whether two instructions come from the same spoken word: the same direction, over
+  /// at least half of the shorter one's time.
+  static func sameWord(_ a: Instruction, _ b: Instruction) -> Bool {
+    guard a.direction == b.direction else { return false }
+    let overlap = min(a.end, b.end) - max(a.start, b.start)
+    let shorter = min(a.end - a.start, b.end - b.start)
+    return shorter > 0 ? overlap >= 0.5 * shorter : a.start == b.start
   }
 }
 

@@ -51,13 +51,18 @@ public struct Instruction: Hashable, Sendable, Codable {
   public var end: Double
   /// Set when the instruction came from an alternate.
   public var rescue: Rescue?
+  /// How sure the detector was that the command was said, when it could say.
+  public var confidence: Double?
 
-  public init(direction: Direction, heard: String, start: Double, end: Double, rescue: Rescue? = nil) {
+  public init(
+    direction: Direction, heard: String, start: Double, end: Double, rescue: Rescue? = nil, confidence: Double? = nil
+  ) {
     self.direction = direction
     self.heard = heard
     self.start = start
     self.end = end
     self.rescue = rescue
+    self.confidence = confidence
   }
 }
 
@@ -65,6 +70,8 @@ public struct Instruction: Hashable, Sendable, Codable {
 public enum Rejection: Hashable, Sendable, Codable {
   /// Nothing but silence or noise was recognized.
   case nothingHeard
+  /// The audio holds no voiced sound above its background: noise, clatter, a click.
+  case noVoice
   /// Words were recognized, none of them a command.
   case notACommand(heard: [String])
   /// Command words were recognized, but none with enough confidence.
@@ -77,6 +84,8 @@ public enum Rejection: Hashable, Sendable, Codable {
     switch self {
     case .nothingHeard:
       "nothing but silence or noise"
+    case .noVoice:
+      "no voice in it (noise or clatter)"
     case .notACommand(let heard):
       "not a command: \"\(heard.joined(separator: " "))\""
     case .lowConfidence(let heard, let confidence, let threshold):
@@ -90,6 +99,7 @@ public enum Rejection: Hashable, Sendable, Codable {
   public var code: String {
     switch self {
     case .nothingHeard: "nothing-heard"
+    case .noVoice: "no-voice"
     case .notACommand: "not-a-command"
     case .lowConfidence: "low-confidence"
     case .tooMuchOtherSpeech: "too-much-other-speech"
@@ -113,47 +123,36 @@ public struct Interpretation: Hashable, Sendable, Codable {
 
 /// Settings of the interpreter.
 public struct InterpreterSettings: Hashable, Sendable {
+  /// Turns the recognizer's margins into confidences and decides (learned by `directme tune`).
+  public var detector: Detector
   /// How far (natural log) an alternate's score may lie below the best's for a near-miss
-  /// in it to be rescued.
+  /// in it to be rescued, for results without margins (a recognizer without the
+  /// commands/other-words final pass).
   public var rescueMargin: Double
   /// How much of the shorter word two words must share in time to be counterparts.
   public var minimumOverlap: Double
-  /// Command words less sure than this are dropped (`nil`: no threshold).
+  /// Overrides the detector's threshold: command words less sure than this are dropped
+  /// (`nil`: the detector's own).
   public var minimumConfidence: Double?
   /// An utterance with more words than this that are neither commands nor carriers is
   /// refused as a whole (`nil`: no limit).
   public var maximumOtherWords: Int?
 
   public init(
-    rescueMargin: Double = 2.0, minimumOverlap: Double = 0.5,
+    detector: Detector = .untrained, rescueMargin: Double = 2.0, minimumOverlap: Double = 0.5,
     minimumConfidence: Double? = nil, maximumOtherWords: Int? = nil
   ) {
+    self.detector = detector
     self.rescueMargin = rescueMargin
     self.minimumOverlap = minimumOverlap
     self.minimumConfidence = minimumConfidence
     self.maximumOtherWords = maximumOtherWords
   }
-}
 
-extension InterpreterSettings {
-  /// The settings for one decision threshold `threshold` on the margin (natural log) by
-  /// which the commands must explain an utterance better than any other words, when a
-  /// command's confidence is `1 / (1 + exp(-confidenceScale * margin))`.
-  ///
-  /// Above zero, commands must win by that much (minimum confidence) and nothing is
-  /// rescued; below zero, commands win outright and a near-miss is rescued when the
-  /// commands lose by less than `-threshold` (the rescue margin).
-  public static func operatingPoint(threshold: Double, confidenceScale: Double) -> InterpreterSettings {
-    InterpreterSettings(
-      rescueMargin: max(0, -threshold),
-      minimumConfidence: 1 / (1 + exp(-confidenceScale * threshold)))
-  }
-
-  /// The decision threshold these settings stand for (see `operatingPoint`).
-  public func threshold(confidenceScale: Double) -> Double {
-    guard let confidence = minimumConfidence, confidence > 0, confidence < 1 else { return -rescueMargin }
-    return log(confidence / (1 - confidence)) / confidenceScale
-  }
+  /// The confidence a command needs.
+  public var threshold: Double { minimumConfidence ?? detector.threshold }
+  /// The confidence a near-miss's command needs to be rescued.
+  public var rescueThreshold: Double { min(detector.rescueThreshold, threshold) }
 }
 
 /// Turns final recognition results into instructions for the ninja.
@@ -168,29 +167,49 @@ public struct Interpreter: Sendable {
 
   /// The instructions in `result`, in the order spoken, with near-misses rescued from the
   /// alternates, or the reason it moves nothing.
+  ///
+  /// When the recognizer decoded commands and other words apart (its command words carry
+  /// margins), each command word of the commands reading is taken when the detector is sure
+  /// enough of it, or when it is nearly sure enough and the other-words reading heard a
+  /// near-miss of it there. Otherwise the best transcription is read as it stands.
   public func interpret(_ result: RecognitionResult) -> Interpretation {
-    let best = result.bestTranscription
-    let spoken = best.segments.filter { !$0.isFiller }
+    let reading = result.commandsReading ?? result.bestTranscription
+    let spoken = reading.segments.filter { !$0.isFiller }
     guard !spoken.isEmpty else {
       return Interpretation(instructions: [], rejection: .nothingHeard)
     }
+    let detector = settings.detector
+    let voiced = detector.gate.passes(result.signal)
 
     var instructions: [Instruction] = []
     var unsure: [(word: String, confidence: Double)] = []
     var otherWords = 0
     for segment in spoken {
       if let direction = vocabulary.direction(of: segment.word) {
-        if let threshold = settings.minimumConfidence, let confidence = segment.confidence,
-          confidence < threshold
-        {
-          unsure.append((segment.word, confidence))
+        let confidence = segment.margin.map {
+          voiced ? detector.calibration(for: segment.word).confidence(margin: $0, duration: segment.duration) : 0
+        } ?? segment.confidence
+        guard let confidence, confidence < settings.threshold else {
+          instructions.append(
+            Instruction(
+              direction: direction, heard: segment.word, start: segment.start, end: segment.end, confidence: confidence))
           continue
         }
-        instructions.append(
-          Instruction(direction: direction, heard: segment.word, start: segment.start, end: segment.end))
+        if segment.margin != nil, confidence >= settings.rescueThreshold,
+          let (index, nearMiss) = nearMiss(of: segment, in: result, excluding: reading)
+        {
+          let gap = max(0, nearMiss.score - segment.score)
+          instructions.append(
+            Instruction(
+              direction: direction, heard: nearMiss.word, start: segment.start, end: segment.end,
+              rescue: Rescue(heard: nearMiss.word, taken: direction, alternate: index, scoreGap: gap),
+              confidence: confidence))
+          continue
+        }
+        unsure.append((segment.word, confidence))
       } else if vocabulary.isCarrier(segment.word) {
         continue
-      } else if let rescue = rescue(segment, in: result) {
+      } else if result.commandsReading == nil, let rescue = rescue(segment, in: result) {
         instructions.append(
           Instruction(
             direction: rescue.taken, heard: segment.word, start: segment.start, end: segment.end,
@@ -206,17 +225,31 @@ public struct Interpreter: Sendable {
         instructions: [], rejection: .tooMuchOtherSpeech(heard: heard, otherWords: otherWords, limit: limit))
     }
     if instructions.isEmpty {
-      if let least = unsure.min(by: { $0.confidence < $1.confidence }), let threshold = settings.minimumConfidence {
+      if result.commandsReading != nil && !voiced {
+        return Interpretation(instructions: [], rejection: .noVoice)
+      }
+      if let most = unsure.max(by: { $0.confidence < $1.confidence }) {
         return Interpretation(
           instructions: [],
-          rejection: .lowConfidence(heard: heard, confidence: least.confidence, threshold: threshold))
+          rejection: .lowConfidence(heard: heard, confidence: most.confidence, threshold: settings.threshold))
       }
       return Interpretation(instructions: [], rejection: .notACommand(heard: heard))
     }
     return Interpretation(instructions: instructions)
   }
 
-  /// The first close alternate that heard a command where the best heard `segment`.
+  /// A word of another reading, at the same time as `segment`, that sounds like it.
+  func nearMiss(of segment: WordSegment, in result: RecognitionResult, excluding reading: Transcription) -> (Int, WordSegment)? {
+    for (index, transcription) in result.transcriptions.enumerated() where transcription != reading {
+      if let counterpart = counterpart(of: segment, in: transcription), counterpart.soundsLike == segment.word {
+        return (index, counterpart)
+      }
+    }
+    return nil
+  }
+
+  /// The first close alternate that heard a command where the best heard `segment` (results
+  /// without margins).
   func rescue(_ segment: WordSegment, in result: RecognitionResult) -> Rescue? {
     let bestScore = result.bestTranscription.score
     for (index, alternate) in result.transcriptions.enumerated().dropFirst() {
@@ -225,9 +258,7 @@ public struct Interpreter: Sendable {
       guard let counterpart = counterpart(of: segment, in: alternate),
         let direction = vocabulary.direction(of: counterpart.word)
       else { continue }
-      if let threshold = settings.minimumConfidence, let confidence = counterpart.confidence,
-        confidence < threshold
-      {
+      if let confidence = counterpart.confidence, confidence < settings.threshold {
         continue
       }
       return Rescue(heard: segment.word, taken: direction, alternate: index, scoreGap: max(0, gap))

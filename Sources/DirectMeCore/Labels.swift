@@ -1,16 +1,22 @@
 /// One line of a labels file: a recording and the directions said in it (none for a
-/// recording that holds no command).
+/// recording that holds no command), and optionally the words said and who said them.
 public struct LabeledRecording: Hashable, Sendable {
   /// The path as written in the file (relative paths are relative to the file's folder).
   public var path: String
   public var expected: [Direction]
   /// The line it came from, counting from 1.
   public var line: Int
+  /// Every word said, when the file gives it (third column), for adapting the acoustic model.
+  public var transcript: String?
+  /// Who said it, when the file gives it (fourth column), for splitting by speaker.
+  public var speaker: String?
 
-  public init(path: String, expected: [Direction], line: Int) {
+  public init(path: String, expected: [Direction], line: Int, transcript: String? = nil, speaker: String? = nil) {
     self.path = path
     self.expected = expected
     self.line = line
+    self.transcript = transcript
+    self.speaker = speaker
   }
 }
 
@@ -26,7 +32,8 @@ public struct LabelsError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Reads labels files: one recording a line, `path<TAB>directions`, directions space-separated
-/// and empty for a non-command. Blank lines and lines starting with `#` are skipped.
+/// and empty for a non-command; optionally `<TAB>transcript<TAB>speaker` after them (the words
+/// said, and a speaker id). Blank lines and lines starting with `#` are skipped.
 public enum LabelsFormat {
   /// Every good line, and an error for each bad one (so one bad line loses nothing else).
   public static func parse(_ text: String) -> (recordings: [LabeledRecording], errors: [LabelsError]) {
@@ -51,7 +58,14 @@ public enum LabelsFormat {
         errors.append(LabelsError(line: number, problem: "the path holds a NUL byte"))
         continue
       }
-      let rest = line[line.index(after: tab)...]
+      let columns = line[line.index(after: tab)...].split(separator: "\t", omittingEmptySubsequences: false)
+      let rest = columns[0]
+      guard columns.count <= 3 else {
+        errors.append(LabelsError(line: number, problem: "too many columns (expected path, directions, and optionally transcript and speaker)"))
+        continue
+      }
+      let transcript = columns.count > 1 ? columns[1].trimmingSpaces : ""
+      let speaker = columns.count > 2 ? columns[2].trimmingSpaces : ""
       guard let expected = [Direction](parsing: rest) else {
         let unknown = rest.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
           .first { Direction(rawValue: $0.lowercased()) == nil } ?? rest
@@ -66,7 +80,10 @@ public enum LabelsFormat {
         continue
       }
       seen[path] = number
-      recordings.append(LabeledRecording(path: path, expected: expected, line: number))
+      recordings.append(
+        LabeledRecording(
+          path: path, expected: expected, line: number,
+          transcript: transcript.isEmpty ? nil : transcript.lowercased(), speaker: speaker.isEmpty ? nil : String(speaker)))
     }
     return (recordings, errors)
   }
@@ -77,7 +94,7 @@ public enum LabelsFormat {
   }
 }
 
-extension String {
+extension StringProtocol {
   var trimmingSpaces: Substring {
     var text = Substring(self)
     while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }

@@ -8,6 +8,8 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var end: Double
     public var score: Double
     public var confidence: Double?
+    /// How much better (natural log) this command word explains its stretch than other words.
+    public var margin: Double?
   }
   public struct Alternate: Codable, Hashable, Sendable {
     public var transcript: String
@@ -81,7 +83,7 @@ public struct FileReport: Codable, Hashable, Sendable {
     transcription.segments.filter { !$0.isFiller }.map {
       Word(
         word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
-        confidence: $0.confidence?.rounded(to: 3))
+        confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3))
     }
   }
 

@@ -11,13 +11,25 @@ public struct WordSegment: Hashable, Sendable, Codable {
   public var score: Double
   /// How sure the recognizer is of this word, 0...1, when it can say.
   public var confidence: Double?
+  /// For a command word of the commands reading: how much better (natural log) it explains
+  /// its stretch of audio than the other-words reading does there. The detector turns it
+  /// into a confidence.
+  public var margin: Double?
+  /// For a word of the other-words reading that sounds like a command (a phone or so apart,
+  /// "drown" for "down"): that command word.
+  public var soundsLike: String?
 
-  public init(word: String, start: Double, end: Double, score: Double = 0, confidence: Double? = nil) {
+  public init(
+    word: String, start: Double, end: Double, score: Double = 0, confidence: Double? = nil, margin: Double? = nil,
+    soundsLike: String? = nil
+  ) {
     self.word = word
     self.start = start
     self.end = end
     self.score = score
     self.confidence = confidence
+    self.margin = margin
+    self.soundsLike = soundsLike
   }
 
   public var duration: Double { end - start }
@@ -84,12 +96,24 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public var end: Double
   /// Posterior probability of the best transcription, 0...1, when the recognizer can say.
   public var confidence: Double?
+  /// What the audio says by itself (voicing, loudness over its background), for the
+  /// detector's gate; set by the listening pipeline.
+  public var signal: SignalEvidence?
 
-  public init(transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil) {
+  public init(
+    transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil
+  ) {
     self.transcriptions = transcriptions
     self.start = start
     self.end = end
     self.confidence = confidence
+    self.signal = signal
+  }
+
+  /// The reading that holds the commands and their margins, when the recognizer decoded
+  /// with commands and other words apart.
+  public var commandsReading: Transcription? {
+    transcriptions.first { $0.segments.contains { $0.margin != nil } }
   }
 
   /// The best transcription; empty when nothing was recognized.
@@ -105,6 +129,31 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public func shifted(by offset: Double) -> RecognitionResult {
     RecognitionResult(
       transcriptions: transcriptions.map { $0.shifted(by: offset) },
-      start: start + offset, end: end + offset, confidence: confidence)
+      start: start + offset, end: end + offset, confidence: confidence, signal: signal)
+  }
+}
+
+extension Transcription {
+  /// The score of the part of this reading between `start` and `end` (seconds), each
+  /// segment's score spread evenly over its time.
+  public func score(from start: Double, to end: Double) -> Double {
+    var total = 0.0
+    for segment in segments where segment.duration > 0 {
+      let overlap = max(0, min(end, segment.end) - max(start, segment.start))
+      total += segment.score * overlap / segment.duration
+    }
+    return total
+  }
+
+  /// This reading with each of `words` given its margin over `others`: its own score minus
+  /// what `others` scores over the same stretch of time. Both readings must be scored
+  /// comparably (all senones computed in every frame, so a frame scores the same in both).
+  public func withMargins(over others: Transcription, for words: Set<String>) -> Transcription {
+    var copy = self
+    for index in copy.segments.indices where words.contains(copy.segments[index].word) {
+      let segment = copy.segments[index]
+      copy.segments[index].margin = segment.score - others.score(from: segment.start, to: segment.end)
+    }
+    return copy
   }
 }

@@ -58,6 +58,19 @@ final class Decoder {
     return true
   }
 
+  /// Every pronunciation of `word` in the dictionary ("read", "read(2)", ...), as phones.
+  ///
+  /// The corresponding C function is `ps_lookup_word`.
+  func pronunciations(of word: String) -> [[String]] {
+    var result: [[String]] = []
+    for variant in 1...9 {
+      guard let phones = ps_lookup_word(handle, variant == 1 ? word : "\(word)(\(variant))") else { break }
+      result.append(String(cString: phones).split(separator: " ").map(String.init))
+      free(phones)
+    }
+    return result
+  }
+
   /// Adds a word with its phones to the dictionary. The corresponding C function is `ps_add_word`.
   func addWord(_ word: String, phones: String) throws {
     let (id, log) = SphinxLog.capturing("adding '\(word)' to the dictionary") {
@@ -203,7 +216,7 @@ final class Decoder {
   /// The corresponding C functions are `jsgf_parse_file`, `jsgf_get_rule`, `jsgf_build_fsg`,
   /// `ps_set_fsg` and `ps_set_search`.
   @discardableResult
-  func setGrammar(_ path: String, named name: String, rules: [String] = []) throws -> (words: Set<String>, rules: Set<String>) {
+  func setGrammar(_ path: String, named name: String, rules: [String] = []) throws -> (words: Set<String>, rules: [String: Set<String>]) {
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
     guard let grammar else {
       throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))
@@ -213,12 +226,11 @@ final class Decoder {
       throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
     }
     let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path)
-    var found: Set<String> = []
+    var found: [String: Set<String>] = [:]
     let grammarName = String(cString: jsgf_grammar_name(grammar))
     for rule in rules {
       guard let definition = jsgf_get_rule(grammar, "\(grammarName).\(rule)") else { continue }
-      _ = try addSearch(from: grammar, rule: definition, named: rule, path: path)
-      found.insert(rule)
+      found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path)
     }
     let (status, log2) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, name) }
     try check(status, "ps_set_search", log: log2)
@@ -265,14 +277,6 @@ final class Decoder {
         problem: PocketSphinxError.from("ps_set_fsg", log: setLog, fallback: "cannot use the grammar").message)
     }
     return words
-  }
-
-  /// Adds a search from JSGF text, without selecting it.
-  ///
-  /// The corresponding C function is `ps_set_jsgf_string`.
-  func addSearch(named name: String, jsgf: String) throws {
-    let (status, log) = SphinxLog.capturing("building search \(name)") { ps_set_jsgf_string(handle, name, jsgf) }
-    try check(status, "ps_set_jsgf_string", log: log)
   }
 
   /// Makes `name` the search for the next utterances. The corresponding C function is `ps_set_search`.

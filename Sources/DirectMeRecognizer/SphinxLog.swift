@@ -4,12 +4,14 @@ import Synchronization
 
 /// Collects sphinxbase's log so errors can carry the decoder's own words.
 ///
-/// sphinxbase logs through one process-wide callback; this keeps the last lines, echoes
-/// them to stderr when `DIRECTME_SPHINX_LOG=1`, and turns the library's fatal errors
-/// (which call `exit`) into one clear line first.
+/// sphinxbase logs through one process-wide callback, on the thread that made the call; this
+/// keeps each thread's last lines apart (two decoders on two threads do not get each
+/// other's errors), echoes them to stderr when `DIRECTME_SPHINX_LOG=1`, and turns the
+/// library's fatal errors (which call `exit`) into one clear line first.
 enum SphinxLog {
-  private static let lines = Mutex<[String]>([])
-  private static let context = Mutex<String?>(nil)
+  /// The lines and what is being done, per thread.
+  private static let lines = Mutex<[pthread_t: [String]]>([:])
+  private static let context = Mutex<[pthread_t: String]>([:])
   private static let echo = ProcessInfo.processInfo.environment["DIRECTME_SPHINX_LOG"] == "1"
 
   /// Routes sphinxbase's log here; idempotent.
@@ -27,13 +29,14 @@ enum SphinxLog {
     if echo { FileHandle.standardError.write(Data(line.utf8)) }
     guard level >= Int32(ERR_WARN.rawValue) else { return }
     let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    let thread = pthread_self()
     lines.withLock {
-      $0.append(trimmed)
-      if $0.count > 32 { $0.removeFirst($0.count - 32) }
+      $0[thread, default: []].append(trimmed)
+      if $0[thread]!.count > 32 { $0[thread]!.removeFirst($0[thread]!.count - 32) }
     }
     if level == Int32(ERR_FATAL.rawValue) {
       // The library calls exit() right after this; say what was being done first.
-      let doing = context.withLock { $0 } ?? "pocketsphinx"
+      let doing = context.withLock { $0[thread] } ?? "pocketsphinx"
       FileHandle.standardError.write(Data("directme: error: \(doing): \(Self.clean(trimmed))\n".utf8))
     }
   }
@@ -42,11 +45,15 @@ enum SphinxLog {
   /// the warnings and errors it logged.
   static func capturing<T>(_ doing: String, _ body: () throws -> T) rethrows -> (T, [String]) {
     install()
-    lines.withLock { $0.removeAll() }
-    context.withLock { $0 = doing }
-    defer { context.withLock { $0 = nil } }
+    let thread = pthread_self()
+    lines.withLock { $0[thread] = [] }
+    context.withLock { $0[thread] = doing }
+    defer {
+      context.withLock { $0[thread] = nil }
+      lines.withLock { $0[thread] = nil }
+    }
     let value = try body()
-    return (value, lines.withLock { $0 })
+    return (value, lines.withLock { $0[thread] ?? [] })
   }
 
   /// A log line without sphinxbase's `ERROR: "file.c", line 12:` prefix.

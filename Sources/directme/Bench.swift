@@ -1,30 +1,39 @@
 import ArgumentParser
 import DirectMeBench
 import DirectMeCore
+import DirectMeTraining
 import Foundation
 
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Benchmarks that print numbers beside a baseline measured in the same run.",
-    subcommands: [AccuracyBench.self, LiveBench.self]
+    subcommands: [AccuracyBench.self, LiveBench.self, NoiseFiles.self, TrainingLabels.self]
   )
 }
 
 struct AccuracyBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "accuracy",
-    abstract: "Command accuracy and false alarms per condition, beside the stock baseline.",
+    abstract: "Command accuracy and false alarms per condition, beside the previous default and the stock baseline.",
     discussion: """
-      Conditions: the real dev set split by speaker (tuning half, checking half), its checking \
-      half mixed with pink, brown and babble noise at 20, 10 and 5 dB SNR, sequences of 2-4 \
-      direction clips, synthetic speech (flite and espeak-ng voices), and silence, noises, \
-      clicks and coughs. The baseline is pocketsphinx_continuous -jsgf with a plain \
-      four-word grammar. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
+      Conditions: the training set's checking speakers (held out of adaptation and tuning), the \
+      real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
+      bike, kitchen) and babble at 20, 10 and 5 dB SNR, sequences of 2-4 direction clips with \
+      200-400 ms pauses, synthetic speech (flite and espeak-ng voices, carrier phrases), and \
+      silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
+      (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
+      directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
       """
   )
 
   @Option(help: ArgumentHelp("The real-speech dev set (a folder with labels.tsv).", valueName: "folder"))
   var dev: String?
+
+  @Option(help: ArgumentHelp("The training set (manifest.tsv, labels.tsv); its checking speakers are a condition.", valueName: "folder"))
+  var train: String?
+
+  @Option(help: ArgumentHelp("An earlier directme build to compare with (the previous default).", valueName: "executable"))
+  var previous: String?
 
   @Option(help: ArgumentHelp("Where to write the report and cache generated audio.", valueName: "folder"))
   var out: String = "bench-out"
@@ -32,11 +41,11 @@ struct AccuracyBench: ParsableCommand {
   @Flag(help: "Skip the baseline.")
   var noBaseline = false
 
-  @Flag(help: "A quicker, smaller run: every third item of the noise mixes, fewer sequences.")
+  @Flag(help: "A quicker, smaller run: a third of the training-set and noise items, fewer sequences.")
   var quick = false
 
   enum Part: String, ExpressibleByArgument, CaseIterable {
-    case dev, noise, sequences, synthetic, nonspeech
+    case train, dev, noise, sequences, synthetic, nonspeech
   }
 
   @Option(
@@ -56,28 +65,7 @@ struct AccuracyBench: ParsableCommand {
       let cache = outFolder.appendingPathComponent("cache")
       try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
       let builder = CorpusBuilder(cache: cache) { warn("bench: \($0)") }
-
-      var items: [BenchItem] = []
-      let devFolder = URL(fileURLWithPath: dev ?? Resources.path("../shared/data/speech-commands-dev"))
-      if FileManager.default.fileExists(atPath: devFolder.appendingPathComponent("labels.tsv").path) {
-        let devItems = try builder.devSet(devFolder)
-        let checking = devItems.filter { $0.condition == CorpusBuilder.checkingHalf }
-        if includes(.dev) { items += devItems }
-        if includes(.noise) {
-          var mixes = try builder.noiseMixes(checking)
-          if quick { mixes = mixes.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
-          items += mixes
-        }
-        if includes(.sequences) {
-          items += builder.sequences(
-            from: checking.filter { !$0.expected.isEmpty }, count: quick ? 20 : 60,
-            condition: "sequences of 2-4 (checking half)")
-        }
-      } else {
-        warn("bench: no dev set at \(devFolder.path) (pass --dev); real-speech conditions skipped")
-      }
-      if includes(.synthetic) { items += try builder.synthetic() }
-      if includes(.nonspeech) { items += try builder.nonSpeech() }
+      let items = try corpus(builder)
       warn("bench: \(items.count) items")
 
       // The baseline runs on a thread of its own while DirectMe decodes on this one.
@@ -106,7 +94,7 @@ struct AccuracyBench: ParsableCommand {
       }
 
       let recognizer = try self.recognizer.makeRecognizer()
-      let interpreter = self.recognizer.interpreter
+      let interpreter = try self.recognizer.makeInterpreter()
       let runner = DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
       var outcomes: [ItemOutcome] = []
       let progress = ProgressBar(total: items.count, label: "DirectMe")
@@ -116,6 +104,11 @@ struct AccuracyBench: ParsableCommand {
         progress.update(index + 1)
       }
       progress.finish()
+      if let previous {
+        let directions = try PreviousRunner(executable: previous, folder: cache.appendingPathComponent("previous"))
+          .run(items) { warn("bench: \($0)") }
+        for index in outcomes.indices { outcomes[index].previous = directions[outcomes[index].item.id] }
+      }
       if !noBaseline { warn("bench: waiting for the baseline") }
       baselineDone.wait()
       if let failure = baselineBox.failure { throw Failure("baseline: \(failure)") }
@@ -127,9 +120,9 @@ struct AccuracyBench: ParsableCommand {
       }
 
       let report = AccuracyReport(
-        outcomes: outcomes, interpreter: interpreter, confidenceScale: recognizer.configuration.confidenceScale,
-        settings: self.recognizer.summary,
-        curveThresholds: [-60, -40, -20, -10, 0, 10, 20, 30, 40, 50, 60, 80, 100, 150],
+        outcomes: outcomes, interpreter: interpreter,
+        settings: self.recognizer.summary + (previous.map { ", previous default \($0)" } ?? ""),
+        curveThresholds: [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95],
         seconds: Date().timeIntervalSince(started))
       let text = report.text()
       print(text)
@@ -141,23 +134,69 @@ struct AccuracyBench: ParsableCommand {
     }
   }
 
+  /// Every item of the parts asked for.
+  private func corpus(_ builder: CorpusBuilder) throws -> [BenchItem] {
+    var items: [BenchItem] = []
+    var realCommands: [BenchItem] = []
+    let trainFolder = URL(fileURLWithPath: train ?? Resources.path("../shared/data/speech-commands-train"))
+    if FileManager.default.fileExists(atPath: trainFolder.appendingPathComponent("manifest.tsv").path) {
+      var checking = try TrainingSet.read(trainFolder, part: .checking)
+      if quick { checking = checking.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
+      let trainItems = try checking.map {
+        BenchItem(
+          id: "train/" + ($0.path as NSString).lastPathComponent, condition: CorpusBuilder.trainChecking,
+          expected: $0.expected, samples: try Tools.samples($0.path))
+      }
+      if includes(.train) { items += trainItems }
+      realCommands += trainItems.filter { !$0.expected.isEmpty }
+    } else if includes(.train) {
+      warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")
+    }
+    let devFolder = URL(fileURLWithPath: dev ?? Resources.path("../shared/data/speech-commands-dev"))
+    if FileManager.default.fileExists(atPath: devFolder.appendingPathComponent("labels.tsv").path) {
+      let devItems = try builder.devSet(devFolder)
+      if includes(.dev) { items += devItems }
+      realCommands += devItems.filter { !$0.expected.isEmpty }
+    } else if includes(.dev) || includes(.noise) {
+      warn("bench: no dev set at \(devFolder.path) (pass --dev); its conditions are skipped")
+    }
+    if includes(.noise) && !realCommands.isEmpty {
+      var commands = realCommands
+      if quick { commands = commands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
+      items += try builder.noiseMixes(commands)
+    }
+    if includes(.sequences) && !realCommands.isEmpty {
+      items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")
+    }
+    if includes(.synthetic) { items += try builder.synthetic() }
+    if includes(.nonspeech) { items += try builder.nonSpeech() }
+    return items
+  }
+
   /// One line per item: condition, id, expected, DirectMe, baseline, transcripts (for digging).
   private func writeOutcomes(_ outcomes: [ItemOutcome], interpreter: Interpreter, to url: URL) throws {
-    var text = "condition\titem\texpected\tdirectme\tbaseline\tdirectme heard\tbaseline heard\n"
+    var text = "condition\titem\texpected\tdirectme\tprevious\tbaseline\tdirectme heard\tbaseline heard\n"
     for outcome in outcomes {
       let mine = (outcome.emitted ?? Scoring.directions(outcome, interpreter: interpreter)).map(\.rawValue).joined(separator: " ")
       let theirs = outcome.baseline.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
+      let before = outcome.previous.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
       let heard = outcome.results.map { result in
-        let gap = result.transcriptions.count > 1 ? result.transcriptions[0].score - result.transcriptions[1].score : 0
-        let words = result.bestTranscription.segments.filter { !$0.isFiller }.map {
-          $0.word + ($0.confidence.map { String(format: ":%.2f", $0) } ?? "")
+        let detector = interpreter.settings.detector
+        let commands = (result.commandsReading ?? result.bestTranscription).segments.filter { !$0.isFiller }.map { segment in
+          segment.word
+            + (segment.margin.map {
+              String(
+                format: "(m %.1f, c %.2f)", $0,
+                detector.confidence(word: segment.word, margin: $0, duration: segment.duration, signal: result.signal))
+            } ?? "")
         }.joined(separator: " ")
-        let alternate = result.alternates.first?.formattedString ?? ""
-        return words + String(format: " (gap %.1f over \"%@\", %.2f s)", gap, alternate, result.end - result.start)
+        let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""
+        let voiced = result.signal.map { String(format: ", voiced %.0f ms", $0.longestVoiced * 1000) } ?? ""
+        return commands + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + ")"
       }.joined(separator: " | ")
       text += [
         outcome.item.condition, outcome.item.id, outcome.item.expected.map(\.rawValue).joined(separator: " "), mine,
-        theirs, heard, (outcome.baselineTranscript ?? "").replacingOccurrences(of: "\n", with: " | "),
+        before, theirs, heard, (outcome.baselineTranscript ?? "").replacingOccurrences(of: "\n", with: " | "),
       ].joined(separator: "\t") + "\n"
     }
     try text.write(to: url, atomically: true, encoding: .utf8)
@@ -186,5 +225,84 @@ final class BaselineBox: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return transcripts[id]
+  }
+}
+
+/// Writes the room noises DirectMe adapts, tunes and benchmarks with.
+struct NoiseFiles: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "noises",
+    abstract: "Write synthetic room noises (white, pink, brown, tap, bike, kitchen) as WAV files.",
+    discussion: "For 'directme adapt --noise' and 'directme tune --noise'. Seeded: the same seed gives the same files."
+  )
+
+  @Option(help: ArgumentHelp("The folder to write them to.", valueName: "folder"))
+  var out: String
+
+  @Option(help: "Seconds of each noise.")
+  var seconds: Double = 60
+
+  @Option(help: "How many different recordings of each noise.")
+  var variants: Int = 2
+
+  @Option(help: "Seed of the random numbers.")
+  var seed: UInt64 = 1
+
+  func validate() throws {
+    guard seconds >= 1, seconds <= 3600 else { throw ValidationError("--seconds must be between 1 and 3600") }
+    guard variants >= 1 else { throw ValidationError("--variants must be 1 or more") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      for room in Signal.Room.allCases {
+        for variant in 0..<variants {
+          let samples = room.make(seconds: seconds, seed: seed &* 1000 &+ UInt64(variant * 10 + Signal.Room.allCases.firstIndex(of: room)!))
+          let path = URL(fileURLWithPath: out).appendingPathComponent("\(room.rawValue)-\(variant + 1).wav").path
+          try Tools.write(samples, to: path)
+          print(path)
+        }
+      }
+    }
+  }
+}
+
+/// Writes the labels files DirectMe's model is built from.
+struct TrainingLabels: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "training-labels",
+    abstract: "Split the Speech Commands training set by speaker into labels files for adapt, tune and checking.",
+    discussion: """
+      Writes adaptation.tsv (for 'directme adapt'), tuning.tsv (for 'directme tune', which holds \
+      out its checking speakers itself with --check-share \(TrainingSet.checkingShare)) and \
+      checking.tsv (those held-out speakers alone, for 'directme score'), each line \
+      path<TAB>directions<TAB>words<TAB>speaker.
+      """
+  )
+
+  @Option(help: ArgumentHelp("The training set (manifest.tsv, labels.tsv).", valueName: "folder"))
+  var data: String = Resources.path("../shared/data/speech-commands-train")
+
+  @Option(help: ArgumentHelp("Where to write the labels files.", valueName: "folder"))
+  var out: String
+
+  func run() throws {
+    try reportingErrors {
+      let clips = try TrainingSet.read(URL(fileURLWithPath: data))
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let parts = Dictionary(grouping: clips) { TrainingSet.part(of: $0.speaker) }
+      let files: [(String, [LabelledAudio])] = [
+        ("adaptation.tsv", parts[.adaptation] ?? []),
+        ("tuning.tsv", (parts[.tuning] ?? []) + (parts[.checking] ?? [])),
+        ("checking.tsv", parts[.checking] ?? []),
+      ]
+      for (name, part) in files {
+        let path = URL(fileURLWithPath: out).appendingPathComponent(name)
+        try TrainingSet.labels(part).write(to: path, atomically: true, encoding: .utf8)
+        let speakers = Set(part.map(\.speaker)).count
+        print("\(path.path): \(part.count) clips, \(part.filter { !$0.expected.isEmpty }.count) with a command, \(speakers) speakers")
+      }
+    }
   }
 }

@@ -59,7 +59,7 @@ struct LiveBench: ParsableCommand {
       warn("bench: making \(sequences) sequences")
       let recordings = try builder.timedSequences(count: sequences, pause: 0.2...0.4)
       let recognizer = try self.recognizer.makeRecognizer()
-      let interpreter = self.recognizer.interpreter
+      let interpreter = try self.recognizer.makeInterpreter()
       emit("1. Latency, end of the spoken command to the instruction (stream time), \(recordings.count) sequences of 2-4 commands, 200-400 ms pauses")
       emit(row("end-of-speech rule", "p50", "p95", "<= 250 ms", "commands acted on", "sequences exact", "extra"))
       let rules: [(String, EndpointerSettings)] = [
@@ -103,13 +103,13 @@ struct LiveBench: ParsableCommand {
       let grammar = self.recognizer.grammar ?? Resources.defaultGrammar
       let stockSame = try timed([
         "pocketsphinx_continuous", "-infile", long.path, "-jsgf", grammar, "-dict", self.recognizer.dict,
-        "-hmm", self.recognizer.model,
+        "-hmm", self.recognizer.modelFolder,
       ])
       let fourWords = cache.appendingPathComponent("four-directions.gram")
       try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
         .write(to: fourWords, atomically: true, encoding: .utf8)
       let stockFour = try timed([
-        "pocketsphinx_continuous", "-infile", long.path, "-jsgf", fourWords.path, "-hmm", self.recognizer.model,
+        "pocketsphinx_continuous", "-infile", long.path, "-jsgf", fourWords.path, "-hmm", self.recognizer.modelFolder,
       ])
       let mine = try timed([Self.executable, "replay", "--json", long.path] + recognizerArguments)
       emit(row("directme replay", String(format: "%.2f", mine), String(format: "%.0f", long.seconds / mine), String(format: "%.2fx the time", mine / stockSame)))
@@ -135,8 +135,10 @@ struct LiveBench: ParsableCommand {
 
   /// The recognizer options as given, for the `directme` processes the bench starts.
   private var recognizerArguments: [String] {
-    var arguments = ["--model", recognizer.model, "--dict", recognizer.dict, "--threshold", String(recognizer.threshold)]
+    var arguments = ["--model", recognizer.modelFolder, "--dict", recognizer.dict]
     if let grammar = recognizer.grammar { arguments += ["--grammar", grammar] }
+    if let detector = recognizer.detectorFile { arguments += ["--detector", detector] }
+    if let threshold = recognizer.threshold { arguments += ["--threshold", String(threshold)] }
     return arguments
   }
 

@@ -43,7 +43,7 @@ struct Live: ParsableCommand {
   func run() throws {
     try reportingErrors {
       let recognizer = try self.recognizer.makeRecognizer()
-      let interpreter = self.recognizer.interpreter
+      let interpreter = try self.recognizer.makeInterpreter()
       let microphone = try Microphone(device: device)
       let listening = handsFree || display.headless
       let recorder = try saveSession.map { try SessionRecorder(folder: $0) }

@@ -5,8 +5,11 @@ import Foundation
 
 /// Where the recognizer's files come from and how it decides.
 struct RecognizerOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("Acoustic model folder.", valueName: "folder"))
-  var model: String = RecognizerConfiguration.defaultModelFolder + "/en-us"
+  @Option(
+    help: ArgumentHelp(
+      "Acoustic model folder (default: DirectMe's adapted model, models/en-us-directme; the stock one is \(RecognizerConfiguration.defaultModelFolder)/en-us).",
+      valueName: "folder"))
+  var model: String?
 
   @Option(help: ArgumentHelp("Pronunciation dictionary.", valueName: "file"))
   var dict: String = RecognizerConfiguration.defaultModelFolder + "/cmudict-en-us.dict"
@@ -14,55 +17,70 @@ struct RecognizerOptions: ParsableArguments {
   @Option(help: ArgumentHelp("JSGF grammar (default: grammars/directme.gram).", valueName: "file"))
   var grammar: String?
 
-  @Option(help: "How many transcriptions to keep per utterance, the best included (n-best).")
-  var alternates: Int = 10
+  @Option(
+    help: ArgumentHelp(
+      "Detector settings learned by 'directme tune' (default: detector.json in the model folder).", valueName: "file"))
+  var detector: String?
+
+  @Option(help: "How many transcriptions to keep per utterance, the best included (the final pass gives at most 2: the commands reading and the other-words reading).")
+  var alternates: Int = 2
 
   @Option(
     help: ArgumentHelp(
-      "How much better (natural log) the commands must explain an utterance than other words; below 0, near-misses within that margin are rescued.",
-      valueName: "nats"))
-  var threshold: Double = RecognizerOptions.defaultThreshold
+      "The confidence (0-1) a command needs to move the ninja (default: the detector's operating point).",
+      valueName: "confidence"))
+  var threshold: Double?
 
-  @Option(help: "Override: how far (natural log) below the best an alternate may score to rescue a near-miss.")
-  var rescueMargin: Double?
-
-  @Option(help: "Override: the confidence (0-1) a command needs.")
-  var minConfidence: Double?
-
-  /// The tuned operating point (see `directme bench accuracy`).
-  static let defaultThreshold = 40.0
+  @Option(
+    name: .customLong("final-decoder-option"),
+    help: ArgumentHelp("A PocketSphinx option for the final pass's decoder, as -name=value (for experiments).", visibility: .hidden))
+  var finalDecoderOptions: [String] = []
 
   func validate() throws {
+    for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
+      throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
+    }
     guard alternates >= 1, alternates <= 100 else {
       throw ValidationError("--alternates must be between 1 and 100 (got \(alternates))")
     }
-    guard threshold.isFinite else { throw ValidationError("--threshold must be a number") }
-    if let rescueMargin, !(rescueMargin >= 0 && rescueMargin.isFinite) {
-      throw ValidationError("--rescue-margin must be 0 or more (got \(rescueMargin))")
-    }
-    if let minConfidence, !(minConfidence >= 0 && minConfidence <= 1) {
-      throw ValidationError("--min-confidence must be between 0 and 1 (got \(minConfidence))")
+    if let threshold, !(threshold > 0 && threshold < 1) {
+      throw ValidationError("--threshold must be a confidence between 0 and 1 (got \(threshold))")
     }
   }
+
+  /// The acoustic model folder in use.
+  var modelFolder: String { model ?? Resources.defaultModel }
 
   var configuration: RecognizerConfiguration {
-    RecognizerConfiguration(
-      acousticModel: model, dictionary: dict, grammar: grammar ?? Resources.defaultGrammar,
+    var configuration = RecognizerConfiguration(
+      acousticModel: modelFolder, dictionary: dict, grammar: grammar ?? Resources.defaultGrammar,
       maximumTranscriptions: alternates)
+    for option in finalDecoderOptions {
+      let parts = option.split(separator: "=", maxSplits: 1)
+      configuration.finalDecoderOptions[String(parts[0])] = String(parts[1])
+    }
+    return configuration
   }
 
-  var interpreter: Interpreter {
-    var settings = InterpreterSettings.operatingPoint(
-      threshold: threshold, confidenceScale: configuration.confidenceScale)
-    if let rescueMargin { settings.rescueMargin = rescueMargin }
-    if let minConfidence { settings.minimumConfidence = minConfidence }
-    return Interpreter(settings: settings)
+  /// The detector file in use, if any.
+  var detectorFile: String? {
+    if let detector { return detector }
+    let beside = modelFolder + "/detector.json"
+    return FileManager.default.fileExists(atPath: beside) ? beside : nil
+  }
+
+  func loadDetector() throws -> Detector {
+    try detectorFile.map { try Detector.load($0) } ?? .untrained
+  }
+
+  func makeInterpreter() throws -> Interpreter {
+    Interpreter(settings: InterpreterSettings(detector: try loadDetector(), minimumConfidence: threshold))
   }
 
   /// The settings in one line, for reports.
   var summary: String {
-    "grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), alternates \(alternates), threshold \(threshold)"
-      + (rescueMargin.map { ", rescue margin \($0)" } ?? "") + (minConfidence.map { ", min confidence \($0)" } ?? "")
+    "model \(modelFolder), grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), detector \(detectorFile ?? "untrained")"
+      + (threshold.map { ", threshold \($0)" } ?? "")
   }
 
   func makeRecognizer() throws -> PocketSphinxRecognizer {

@@ -49,19 +49,20 @@ struct Replay: ParsableCommand {
       guard !files.isEmpty else { throw Failure("no .wav files in \(paths.joined(separator: ", "))") }
       let recorder = try saveSession.map { try SessionRecorder(folder: $0) }
       let recognizer = try self.recognizer.makeRecognizer()
+      let interpreter = try self.recognizer.makeInterpreter()
       if window || display.headless || display.screenshot != nil {
-        try replayOnStage(files, recognizer: recognizer, recorder: recorder)
+        try replayOnStage(files, recognizer: recognizer, interpreter: interpreter, recorder: recorder)
       } else {
-        try replayToText(files, recognizer: recognizer, recorder: recorder)
+        try replayToText(files, recognizer: recognizer, interpreter: interpreter, recorder: recorder)
       }
     }
   }
 
   /// Replays each file and prints what came of it.
-  private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer, recorder: SessionRecorder?) throws {
+  private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer, interpreter: Interpreter, recorder: SessionRecorder?) throws {
     var failures: [String] = []
     for file in files {
-      switch replayFile(file, recognizer: recognizer, interpreter: self.recognizer.interpreter, recorder: recorder) {
+      switch replayFile(file, recognizer: recognizer, interpreter: interpreter, recorder: recorder) {
       case .success(let (result, warnings)):
         if json {
           print(FileReport(file: file, result: result, warnings: warnings).jsonLine())
@@ -94,8 +95,7 @@ struct Replay: ParsableCommand {
   }
 
   /// Replays the files into the window (or headless stage), paced in real time with a window.
-  private func replayOnStage(_ files: [String], recognizer: PocketSphinxRecognizer, recorder: SessionRecorder?) throws {
-    let interpreter = self.recognizer.interpreter
+  private func replayOnStage(_ files: [String], recognizer: PocketSphinxRecognizer, interpreter: Interpreter, recorder: SessionRecorder?) throws {
     let paced = window && !display.headless
     let box = UncheckedBox((recognizer, recorder))
     let producer: StageProducer = { channel in

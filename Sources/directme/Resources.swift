@@ -1,3 +1,4 @@
+import DirectMeRecognizer
 import Foundation
 
 /// Finds DirectMe's own files (grammars/, Assets/) next to the executable, in the folder
@@ -27,5 +28,12 @@ enum Resources {
   }
 
   static var defaultGrammar: String { path(grammarName) }
+  /// DirectMe's adapted acoustic model when it is there, else Debian's stock model.
+  static var defaultModel: String {
+    let adapted = path(modelName)
+    return FileManager.default.fileExists(atPath: adapted + "/mdef")
+      ? adapted : RecognizerConfiguration.defaultModelFolder + "/en-us"
+  }
+  static let modelName = "models/en-us-directme"
   static var defaultSprite: String { path("Assets/ninja.bmp") }
 }

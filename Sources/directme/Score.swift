@@ -43,7 +43,7 @@ struct Score: ParsableCommand {
 
       let folder = URL(fileURLWithPath: labels).deletingLastPathComponent()
       let recognizer = try self.recognizer.makeRecognizer()
-      let interpreter = self.recognizer.interpreter
+      let interpreter = try self.recognizer.makeInterpreter()
       var scored: [ScoredRecording] = []
       var failures: [String] = []
       let progress = ProgressBar(total: recordings.count, label: "scoring")
@@ -79,13 +79,15 @@ struct Score: ParsableCommand {
   }
 }
 
-/// A progress bar on stderr when it is a terminal; nothing otherwise.
+/// A progress bar on stderr when it is a terminal; otherwise a line at every tenth of the way
+/// (for logs), for work that takes more than a few seconds.
 final class ProgressBar {
   let total: Int
   let label: String
   private let enabled = isatty(STDERR_FILENO) != 0
   private let start = Date()
   private var shown = false
+  private var lastTenth = 0
 
   init(total: Int, label: String) {
     self.total = total
@@ -93,7 +95,14 @@ final class ProgressBar {
   }
 
   func update(_ done: Int) {
-    guard enabled else { return }
+    guard enabled else {
+      let tenth = total == 0 ? 10 : done * 10 / total
+      if tenth > lastTenth, Date().timeIntervalSince(start) > 5 || tenth == 10 && lastTenth > 0 {
+        lastTenth = tenth
+        warn("\(label): \(done)/\(total) (\(Int(Date().timeIntervalSince(start).rounded())) s)")
+      }
+      return
+    }
     let width = 30
     let filled = total == 0 ? width : done * width / total
     let elapsed = Date().timeIntervalSince(start)

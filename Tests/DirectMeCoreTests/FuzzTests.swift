@@ -35,7 +35,7 @@ struct CoreFuzzTests {
     var random = FuzzRandom(seed: 3)
     let words = ["up", "down", "left", "right", "drown", "town", "cup", "light", "move", "the", "ninja", "<sil>", "[NOISE]", "hello", ""]
     let interpreters = [
-      Interpreter(), Interpreter(settings: .operatingPoint(threshold: 40, confidenceScale: 0.05)),
+      Interpreter(), Interpreter(settings: InterpreterSettings(minimumConfidence: 0.88)),
       Interpreter(settings: InterpreterSettings(rescueMargin: 1e9, minimumOverlap: 0, minimumConfidence: 0.5, maximumOtherWords: 0)),
     ]
     let odd: [Double] = [0, -0.0, 1e-300, 1e300, -1e300, .infinity, -.infinity, .nan]

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import DirectMeCore
@@ -117,5 +118,73 @@ struct InterpreterTests {
     #expect(interpretation.rejection?.code == "too-much-other-speech")
     // The default has no limit.
     #expect(Interpreter().interpret(result).directions == [.up])
+  }
+}
+
+@Suite("Interpreter with a detector")
+struct DetectorInterpreterTests {
+  /// Confidence 0.5 at a margin of 0; 0.73 at +10; 0.27 at -10.
+  let interpreter = Interpreter(
+    settings: InterpreterSettings(
+      detector: Detector(
+        calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
+        gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6), threshold: 0.6, rescueThreshold: 0.3)))
+  let voiced = SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 30)
+
+  func result(_ margin: Double, garbage: String = "go", soundsLike: String? = nil, signal: SignalEvidence?) -> RecognitionResult {
+    let commands = Transcription(
+      segments: [WordSegment(word: "move", start: 0, end: 0.3, score: -30), WordSegment(word: "down", start: 0.3, end: 0.7, score: -40, margin: margin)],
+      score: -70)
+    let others = Transcription(
+      segments: [
+        WordSegment(word: "move", start: 0, end: 0.3, score: -30),
+        WordSegment(word: garbage, start: 0.32, end: 0.7, score: -40 - margin, soundsLike: soundsLike),
+      ], score: -70 - margin)
+    return RecognitionResult(transcriptions: [others, commands].sorted { $0.score > $1.score }, start: 0, end: 1, signal: signal)
+  }
+
+  @Test("a command sure enough is taken with its confidence, even when the other reading scores better")
+  func sure() throws {
+    let interpretation = interpreter.interpret(result(10, signal: voiced))
+    #expect(interpretation.directions == [.down])
+    let confidence = try #require(interpretation.instructions.first?.confidence)
+    #expect(abs(confidence - 1 / (1 + exp(-1))) < 1e-9)
+  }
+
+  @Test("an unsure command is refused with its confidence and the threshold")
+  func unsure() {
+    let interpretation = interpreter.interpret(result(-5, signal: voiced))
+    #expect(interpretation.directions.isEmpty)
+    guard case .lowConfidence(_, let confidence, let threshold) = interpretation.rejection else {
+      Issue.record("expected a low-confidence rejection, got \(String(describing: interpretation.rejection))")
+      return
+    }
+    #expect(confidence < threshold)
+    #expect(threshold == 0.6)
+  }
+
+  @Test("a nearly sure command is rescued when the other reading heard a near-miss of it at the same time")
+  func rescue() throws {
+    let interpretation = interpreter.interpret(result(-5, garbage: "drown", soundsLike: "down", signal: voiced))
+    #expect(interpretation.directions == [.down])
+    let rescue = try #require(interpretation.rescues.first)
+    #expect(rescue.heard == "drown")
+    #expect(rescue.taken == .down)
+    // Below the rescue threshold nothing is rescued.
+    #expect(interpreter.interpret(result(-15, garbage: "drown", soundsLike: "down", signal: voiced)).directions.isEmpty)
+  }
+
+  @Test("audio without voice moves nothing, whatever the margin")
+  func gate() {
+    let interpretation = interpreter.interpret(result(50, signal: SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 2)))
+    #expect(interpretation.directions.isEmpty)
+    #expect(interpretation.rejection == .noVoice)
+  }
+
+  @Test("a threshold given by the user overrides the detector's")
+  func override() {
+    var settings = interpreter.settings
+    settings.minimumConfidence = 0.9
+    #expect(Interpreter(settings: settings).interpret(result(10, signal: voiced)).directions.isEmpty)
   }
 }

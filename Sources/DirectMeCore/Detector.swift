@@ -1,0 +1,143 @@
+import Foundation
+
+/// Decides whether a command word was really said, from how much better the command
+/// explains its stretch of audio than any other speech or noise does (the recognizer's
+/// margin), how long it lasted, and whether the audio holds voiced sound at all.
+///
+/// Its parameters are learned from labelled recordings by `directme tune` and stored as JSON
+/// beside the acoustic model (`detector.json`); a command's confidence is a calibrated
+/// probability that it was said, and the operating point is the confidence needed to act.
+public struct Detector: Hashable, Sendable, Codable {
+  /// How one command word's margin becomes a probability.
+  public struct Calibration: Hashable, Sendable, Codable {
+    /// Confidence is `1 / (1 + exp(-(slope * margin + intercept)))`, the margin in natural log.
+    public var slope: Double
+    public var intercept: Double
+    /// Shorter words (seconds) are not this command, whatever the margin (a 60 ms "up" is a
+    /// click or a breath far more often than a word).
+    public var minimumDuration: Double
+
+    public init(slope: Double, intercept: Double, minimumDuration: Double) {
+      self.slope = slope
+      self.intercept = intercept
+      self.minimumDuration = minimumDuration
+    }
+
+    /// The probability that the word was said.
+    public func confidence(margin: Double, duration: Double) -> Double {
+      guard duration + 1e-9 >= minimumDuration, margin.isFinite else { return 0 }
+      return 1 / (1 + exp(-(slope * margin + intercept)))
+    }
+
+    /// The margin at which the confidence is `confidence`.
+    public func margin(forConfidence confidence: Double) -> Double {
+      guard slope != 0 else { return .infinity }
+      return (log(confidence / (1 - confidence)) - intercept) / slope
+    }
+  }
+
+  /// Refuses audio without voiced sound rising above its background: no command is taken
+  /// from it, whatever the recognizer found.
+  public struct Gate: Hashable, Sendable, Codable {
+    /// The longest voiced run (seconds) must be at least this.
+    public var minimumVoiced: Double
+    /// The loud part must be this many dB above the background.
+    public var minimumDynamicRange: Double
+
+    public init(minimumVoiced: Double, minimumDynamicRange: Double) {
+      self.minimumVoiced = minimumVoiced
+      self.minimumDynamicRange = minimumDynamicRange
+    }
+
+    public static let open = Gate(minimumVoiced: 0, minimumDynamicRange: 0)
+
+    public func passes(_ evidence: SignalEvidence?) -> Bool {
+      guard let evidence else { return true }
+      return evidence.longestVoiced + 1e-9 >= minimumVoiced && evidence.dynamicRange + 1e-9 >= minimumDynamicRange
+    }
+  }
+
+  /// Per command word ("up", "down", ...).
+  public var calibrations: [String: Calibration]
+  /// Used for a command word without a calibration of its own.
+  public var fallback: Calibration
+  public var gate: Gate
+  /// The confidence a command needs to move the ninja (the operating point).
+  public var threshold: Double
+  /// A command below `threshold` but at least this sure is taken when the other-words
+  /// reading heard a near-miss of it at the same time ("drown" for "down").
+  public var rescueThreshold: Double
+  /// How and on what this detector was learned, for people reading the file.
+  public var notes: [String: String]
+
+  public init(
+    calibrations: [String: Calibration], fallback: Calibration, gate: Gate, threshold: Double, rescueThreshold: Double,
+    notes: [String: String] = [:]
+  ) {
+    self.calibrations = calibrations
+    self.fallback = fallback
+    self.gate = gate
+    self.threshold = threshold
+    self.rescueThreshold = rescueThreshold
+    self.notes = notes
+  }
+
+  /// A detector that has learned nothing: confidence 0.5 at a margin of 0, every 10 nats
+  /// multiplying the odds by e; no gate, no minimum duration.
+  public static let untrained = Detector(
+    calibrations: [:], fallback: Calibration(slope: 0.1, intercept: 0, minimumDuration: 0), gate: .open,
+    threshold: 0.5, rescueThreshold: 0.3, notes: ["origin": "untrained defaults"])
+
+  public func calibration(for word: String) -> Calibration { calibrations[word] ?? fallback }
+
+  /// The confidence that `word` was said, given its margin and duration and the audio's evidence.
+  public func confidence(word: String, margin: Double, duration: Double, signal: SignalEvidence?) -> Double {
+    guard gate.passes(signal) else { return 0 }
+    return calibration(for: word).confidence(margin: margin, duration: duration)
+  }
+
+  // MARK: Files
+
+  /// A detector file that could not be read.
+  public struct FileError: Error, CustomStringConvertible, Sendable {
+    public var file: String
+    public var problem: String
+    public var description: String { "\(file): \(problem)" }
+  }
+
+  /// Reads a detector file (JSON).
+  public static func load(_ path: String) throws -> Detector {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw FileError(file: path, problem: FileManager.default.fileExists(atPath: path) ? "cannot read the detector file" : "detector file not found")
+    }
+    let detector: Detector
+    do {
+      detector = try JSONDecoder().decode(Detector.self, from: data)
+    } catch {
+      throw FileError(file: path, problem: "not a detector file (\(Self.describe(error)))")
+    }
+    guard detector.threshold > 0, detector.threshold < 1, detector.rescueThreshold > 0,
+      detector.rescueThreshold <= detector.threshold
+    else {
+      throw FileError(file: path, problem: "thresholds must lie in 0...1 with the rescue threshold at most the threshold")
+    }
+    return detector
+  }
+
+  /// The detector as pretty JSON with sorted keys (stable diffs).
+  public func json() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return try encoder.encode(self) + Data("\n".utf8)
+  }
+
+  private static func describe(_ error: Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(let key, _): "missing '\(key.stringValue)'"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      "bad value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+    case DecodingError.dataCorrupted(let context): context.debugDescription
+    default: "\(error)"
+    }
+  }
+}

@@ -1,0 +1,262 @@
+import Foundation
+
+/// Small signal tools on 16 kHz mono samples: frame energies, speech power, mixing noise at
+/// a signal-to-noise ratio, test signals (benchmark audio, noisy copies for adaptation).
+public enum Signal {
+  public static let rate = 16_000
+
+  /// Mean power of 10 ms frames, in dBFS.
+  public static func frameEnergies(_ samples: [Int16]) -> [Double] {
+    stride(from: 0, to: samples.count, by: 160).map { start in
+      let frame = samples[start..<min(start + 160, samples.count)]
+      let power = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, frame.count))
+      return 10 * log10(max(power, 1e-3) / (32768.0 * 32768.0))
+    }
+  }
+
+  /// The frames that hold speech: those within `range` dB of the loudest.
+  public static func speechFrames(_ samples: [Int16], range: Double = 25) -> [Int] {
+    let energies = frameEnergies(samples)
+    guard let peak = energies.max() else { return [] }
+    return energies.indices.filter { energies[$0] >= peak - range }
+  }
+
+  /// Mean power (linear, in sample units squared) over the speech frames.
+  public static func speechPower(_ samples: [Int16]) -> Double {
+    let frames = speechFrames(samples)
+    guard !frames.isEmpty else { return 0 }
+    var sum = 0.0
+    var count = 0
+    for frame in frames {
+      for sample in samples[(frame * 160)..<min(frame * 160 + 160, samples.count)] {
+        sum += Double(sample) * Double(sample)
+        count += 1
+      }
+    }
+    return sum / Double(max(1, count))
+  }
+
+  /// `samples` cut to their speech, with `margin` seconds kept on each side.
+  public static func trimmed(_ samples: [Int16], margin: Double = 0.05) -> [Int16] {
+    let frames = speechFrames(samples)
+    guard let first = frames.first, let last = frames.last else { return samples }
+    let pad = Int(margin * Double(rate))
+    let start = max(0, first * 160 - pad)
+    let end = min(samples.count, (last + 1) * 160 + pad)
+    return Array(samples[start..<end])
+  }
+
+  /// `speech` with `noise` added so that the signal-to-noise ratio over the speech part is
+  /// `snr` dB. The noise is taken from `offset` on (wrapping around).
+  public static func mix(_ speech: [Int16], noise: [Int16], snr: Double, offset: Int = 0) -> [Int16] {
+    guard !noise.isEmpty else { return speech }
+    let speechPower = speechPower(speech)
+    let noisePower = noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)
+    guard speechPower > 0, noisePower > 0 else { return speech }
+    let gain = (speechPower / pow(10, snr / 10) / noisePower).squareRoot()
+    return speech.indices.map { index in
+      let n = Double(noise[(offset + index) % noise.count]) * gain
+      return Int16(clamping: Int((Double(speech[index]) + n).rounded()))
+    }
+  }
+
+  public static func silence(_ seconds: Double) -> [Int16] {
+    [Int16](repeating: 0, count: Int(seconds * Double(rate)))
+  }
+
+  /// A deterministic pseudo-random generator (xorshift), so benchmark audio is the same each run.
+  public struct Random: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+    public mutating func next() -> UInt64 {
+      state ^= state << 13
+      state ^= state >> 7
+      state ^= state << 17
+      return state
+    }
+  }
+
+  /// White noise at `level` dBFS RMS.
+  public static func whiteNoise(_ seconds: Double, level: Double, random: inout Random) -> [Int16] {
+    let amplitude = pow(10, level / 20) * 32768 * 3.0.squareRoot()
+    return (0..<Int(seconds * Double(rate))).map { _ in
+      Int16(clamping: Int(Double.random(in: -1...1, using: &random) * amplitude))
+    }
+  }
+
+  /// Clicks: single-sample spikes with a short ring, `count` of them spread over `seconds`.
+  public static func clicks(_ seconds: Double, count: Int, random: inout Random) -> [Int16] {
+    var samples = silence(seconds)
+    for _ in 0..<count {
+      let at = Int.random(in: 0..<max(1, samples.count - 200), using: &random)
+      for k in 0..<120 {
+        let ring = sin(Double(k) * 1.7) * exp(-Double(k) / 15) * 20000
+        samples[at + k] = Int16(clamping: Int(samples[at + k]) + Int(ring))
+      }
+    }
+    return samples
+  }
+
+  /// Something like a cough: one or two bursts of band-limited noise with a sharp attack
+  /// and a decay of a few hundred milliseconds.
+  public static func cough(bursts: Int, random: inout Random) -> [Int16] {
+    var samples = silence(0.3)
+    for _ in 0..<bursts {
+      let length = Int(Double.random(in: 0.18...0.35, using: &random) * Double(rate))
+      var low = 0.0
+      var band = [Int16](repeating: 0, count: length)
+      for index in 0..<length {
+        let white = Double.random(in: -1...1, using: &random)
+        low += 0.35 * (white - low)  // a simple low-pass for a breathy colour
+        let t = Double(index) / Double(rate)
+        let envelope = min(1, t / 0.01) * exp(-t / 0.09)
+        band[index] = Int16(clamping: Int((white - low) * envelope * 18000))
+      }
+      samples += band + silence(Double.random(in: 0.1...0.25, using: &random))
+    }
+    return samples + silence(0.3)
+  }
+
+  /// A sine beep at `frequency` Hz.
+  public static func tone(_ seconds: Double, frequency: Double, level: Double) -> [Int16] {
+    let amplitude = pow(10, level / 20) * 32768 * 2.0.squareRoot()
+    return (0..<Int(seconds * Double(rate))).map {
+      Int16(clamping: Int(amplitude * sin(2 * .pi * frequency * Double($0) / Double(rate))))
+    }
+  }
+}
+
+extension Signal {
+  /// Noises of everyday rooms, made from seeded random numbers, for adapting and tuning
+  /// against noise and for benchmarks: coloured noise, a running tap, an exercise bike, a
+  /// kitchen with clinking dishes.
+  public enum Room: String, CaseIterable, Sendable {
+    case white, pink, brown, tap, bike, kitchen
+
+    /// `seconds` of this noise at about -20 dBFS RMS.
+    public func make(seconds: Double, seed: UInt64) -> [Int16] {
+      var random = Signal.Random(seed: seed)
+      let count = Int(seconds * Double(Signal.rate))
+      var samples: [Double]
+      switch self {
+      case .white: samples = Signal.colored(count, slope: 0, random: &random)
+      case .pink: samples = Signal.colored(count, slope: -1, random: &random)
+      case .brown: samples = Signal.colored(count, slope: -2, random: &random)
+      case .tap: samples = Signal.tap(count, random: &random)
+      case .bike: samples = Signal.bike(count, random: &random)
+      case .kitchen: samples = Signal.kitchen(count, random: &random)
+      }
+      let rms = (samples.reduce(0) { $0 + $1 * $1 } / Double(max(1, count))).squareRoot()
+      // Clattering dishes have peaks far above their mean; keep them unclipped.
+      let gain = rms > 0 ? (self == .kitchen ? 0.03 : 0.1) * 32768 / rms : 0
+      return samples.map { Int16(clamping: Int(($0 * gain).rounded())) }
+    }
+  }
+
+  static func gaussian(_ random: inout Random) -> Double {
+    let u = max(Double.random(in: 0..<1, using: &random), 1e-12)
+    let v = Double.random(in: 0..<1, using: &random)
+    return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+  }
+
+  /// Noise whose power falls by `slope` x 3 dB per octave (0 white, -1 pink, -2 brown), by
+  /// summing octave bands of held random values (Voss-McCartney for pink; an integrator for brown).
+  static func colored(_ count: Int, slope: Int, random: inout Random) -> [Double] {
+    switch slope {
+    case 0:
+      return (0..<count).map { _ in gaussian(&random) }
+    case -2:
+      var level = 0.0
+      return (0..<count).map { _ in
+        level = 0.995 * level + gaussian(&random)
+        return level
+      }
+    default:
+      var rows = [Double](repeating: 0, count: 16)
+      var sum = 0.0
+      return (0..<count).map { index in
+        let changed = index == 0 ? 0 : (index.trailingZeroBitCount % 16)
+        sum -= rows[changed]
+        rows[changed] = gaussian(&random)
+        sum += rows[changed]
+        return sum + gaussian(&random)
+      }
+    }
+  }
+
+  /// A one-pole high-pass then low-pass, in place.
+  static func band(_ samples: inout [Double], low: Double, high: Double) {
+    let a = exp(-2 * .pi * low / Double(rate))
+    var previousIn = 0.0
+    var previousOut = 0.0
+    let b = 1 - exp(-2 * .pi * high / Double(rate))
+    var smoothed = 0.0
+    for index in samples.indices {
+      let highPassed = (1 + a) / 2 * (samples[index] - previousIn) + a * previousOut
+      previousIn = samples[index]
+      previousOut = highPassed
+      smoothed += b * (highPassed - smoothed)
+      samples[index] = smoothed
+    }
+  }
+
+  /// Running water: band-limited noise with a slow flutter.
+  static func tap(_ count: Int, random: inout Random) -> [Double] {
+    var water = colored(count, slope: -1, random: &random)
+    band(&water, low: 300, high: 6000)
+    var flutter = 1.0
+    for index in water.indices {
+      if index % 160 == 0 { flutter = max(0.5, min(1.5, flutter + 0.05 * gaussian(&random))) }
+      water[index] *= flutter
+    }
+    return water
+  }
+
+  /// An exercise bike: a rhythmic whoosh, a motor hum with harmonics, a squeak each turn.
+  static func bike(_ count: Int, random: inout Random) -> [Double] {
+    var whoosh = colored(count, slope: -1, random: &random)
+    band(&whoosh, low: 80, high: 2500)
+    let turns = Double.random(in: 1.0...1.8, using: &random)
+    let hum = Double.random(in: 60...110, using: &random)
+    let squeak = Double.random(in: 900...2000, using: &random)
+    let rms = (whoosh.reduce(0) { $0 + $1 * $1 } / Double(max(1, count))).squareRoot()
+    return (0..<count).map { index in
+      let t = Double(index) / Double(rate)
+      let phase = (t * turns).truncatingRemainder(dividingBy: 1)
+      var value = whoosh[index] / max(rms, 1e-9) * (0.6 + 0.4 * pow(sin(.pi * phase), 2))
+      for harmonic in 1...5 { value += 0.3 * sin(2 * .pi * hum * Double(harmonic) * t) / Double(harmonic) }
+      if phase < 0.12 { value += 0.5 * sin(2 * .pi * squeak * t) * sin(.pi * phase / 0.12) }
+      return value
+    }
+  }
+
+  /// A kitchen: water in the sink, dishes clinking (decaying high partials) and clattering.
+  static func kitchen(_ count: Int, random: inout Random) -> [Double] {
+    var samples = colored(count, slope: -1, random: &random)
+    band(&samples, low: 400, high: 6000)
+    let rms = (samples.reduce(0) { $0 + $1 * $1 } / Double(max(1, count))).squareRoot()
+    for index in samples.indices { samples[index] *= 0.4 / max(rms, 1e-9) }
+    let seconds = Double(count) / Double(rate)
+    for _ in 0..<Int(seconds * Double.random(in: 2...5, using: &random)) {
+      let start = Int.random(in: 0..<max(1, count - 4000), using: &random)
+      let length = min(count - start, Int(Double.random(in: 0.05...0.25, using: &random) * Double(rate)))
+      let decay = Double.random(in: 15...60, using: &random)
+      let partials = (0..<3).map { _ in (Double.random(in: 1500...7000, using: &random), Double.random(in: 0...6, using: &random)) }
+      let loudness = Double.random(in: 0.5...3, using: &random)
+      for k in 0..<length {
+        let t = Double(k) / Double(rate)
+        let ring = partials.reduce(0) { $0 + sin(2 * .pi * $1.0 * t + $1.1) }
+        samples[start + k] += ring * exp(-t * decay) * loudness
+      }
+    }
+    for _ in 0..<Int(seconds * Double.random(in: 1...4, using: &random)) {
+      let start = Int.random(in: 0..<max(1, count - 2000), using: &random)
+      let length = min(count - start, Int(Double.random(in: 0.01...0.05, using: &random) * Double(rate)))
+      let loudness = Double.random(in: 1...4, using: &random)
+      for k in 0..<length {
+        samples[start + k] += gaussian(&random) * exp(-Double(k) / (Double(length) / 4)) * loudness
+      }
+    }
+    return samples
+  }
+}

@@ -1,0 +1,391 @@
+import DirectMeAudio
+import DirectMeCore
+import Foundation
+
+/// One recording to adapt on, with every word said in it.
+public struct AdaptationItem: Hashable, Sendable {
+  public var audio: String
+  public var words: [String]
+  public init(audio: String, words: [String]) {
+    self.audio = audio
+    self.words = words
+  }
+}
+
+/// How to adapt.
+public struct AdaptationOptions: Sendable {
+  public enum Method: String, Sendable, CaseIterable {
+    /// Maximum a posteriori: every Gaussian and mixture weight moves towards the data, as
+    /// far as the data supports it. Needs tens of minutes of speech.
+    case map
+    /// Maximum likelihood linear regression: one linear transform of all means. Works with a
+    /// few minutes.
+    case mllr
+    /// MLLR below `AdaptationOptions.minutesForMAP` of audio, MAP above.
+    case auto
+  }
+
+  public var method: Method = .auto
+  /// The model to start from (a folder with mdef, means, variances, sendump, ...).
+  public var baseModel: String
+  /// The pronunciation dictionary the transcripts' words are looked up in.
+  public var dictionary: String
+  /// More pronunciations (`word PH PH ...`), e.g. the grammar's companion dictionary.
+  public var extraDictionary: String?
+  /// Noise recordings to mix into copies of the recordings (`nil`: clean only).
+  public var noiseFolder: String?
+  /// The range of signal-to-noise ratios (dB) of the noisy copies.
+  public var snr: ClosedRange<Double> = 5...20
+  /// Noisy copies per recording.
+  public var noisyCopies: Int = 1
+  /// Parallel jobs for feature extraction and statistics.
+  public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  /// Seeds the choice of noise and SNR, so a rebuild gives the same model.
+  public var seed: UInt64 = 1
+  /// Less audio than this (seconds, clean) is refused.
+  public var minimumSeconds: Double = 20
+
+  public static let minutesForMAP = 10.0
+
+  public init(baseModel: String, dictionary: String) {
+    self.baseModel = baseModel
+    self.dictionary = dictionary
+  }
+}
+
+/// What an adaptation did, for the model's README and the user.
+public struct AdaptationSummary: Sendable, Codable {
+  public var method: String
+  public var recordings: Int
+  public var noisyCopies: Int
+  public var seconds: Double
+  public var baseModel: String
+  public var noise: String?
+  public var snr: String?
+}
+
+/// Progress of a long adaptation: a stage, and how far into it.
+public struct AdaptationProgress: Sendable {
+  public var stage: String
+  public var done: Int
+  public var total: Int
+}
+
+/// Adapts a PocketSphinx PTM acoustic model to labelled recordings with sphinxtrain's tools:
+/// features with `sphinx_fe`, statistics with `bw` (in parallel parts), then `map_adapt` and
+/// `mk_s2sendump` (MAP) or `mllr_solve` (MLLR). The result is a model folder that loads with
+/// `--model`.
+public struct ModelAdapter: Sendable {
+  public var options: AdaptationOptions
+  public var tools: ToolRunner
+
+  public init(options: AdaptationOptions, tools: ToolRunner = ToolRunner()) {
+    self.options = options
+    self.tools = tools
+  }
+
+  /// Every problem with the inputs, one line each, found before any long work starts: missing
+  /// tools, a missing base model, words not in the dictionary.
+  public func check(_ items: [AdaptationItem]) throws {
+    try tools.checkAll()
+    for file in ["mdef", "means", "variances", "transition_matrices", "feat.params", "noisedict"] {
+      guard FileManager.default.isReadableFile(atPath: options.baseModel + "/" + file) else {
+        throw ToolError("\(options.baseModel): not an acoustic model ('\(file)' is missing)")
+      }
+    }
+    guard FileManager.default.isReadableFile(atPath: options.baseModel + "/sendump")
+      || FileManager.default.isReadableFile(atPath: options.baseModel + "/mixture_weights")
+    else {
+      throw ToolError("\(options.baseModel): not an acoustic model (no 'sendump' or 'mixture_weights')")
+    }
+    let known = try Self.words(in: [options.dictionary] + (options.extraDictionary.map { [$0] } ?? []))
+    var unknown: [String: String] = [:]
+    for item in items {
+      for word in item.words where !known.contains(word) && unknown[word] == nil { unknown[word] = item.audio }
+    }
+    if let (word, file) = unknown.sorted(by: { $0.key < $1.key }).first {
+      let more = unknown.count > 1 ? " (and \(unknown.count - 1) more: \(unknown.keys.sorted().dropFirst().prefix(5).joined(separator: ", ")))" : ""
+      throw ToolError("\(file): the transcript word '\(word)' is not in the dictionary \(options.dictionary)\(more); add it with --extra-dict or fix the transcript")
+    }
+  }
+
+  /// The words of dictionary files (pronunciation variants folded: "read(2)" is "read").
+  static func words(in files: [String]) throws -> Set<String> {
+    var words: Set<String> = []
+    for file in files {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw ToolError("\(file): cannot read the dictionary")
+      }
+      for line in data.split(separator: UInt8(ascii: "\n")) {
+        guard let end = line.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { continue }
+        var word = String(decoding: line[line.startIndex..<end], as: UTF8.self)
+        if word.hasSuffix(")"), let open = word.lastIndex(of: "(") { word = String(word[..<open]) }
+        words.insert(word)
+      }
+    }
+    return words
+  }
+
+  /// Adapts the base model to `items` and writes the new model to `output` (which must not
+  /// exist yet or be empty). `work` holds the intermediate files.
+  @discardableResult
+  public func adapt(
+    _ items: [AdaptationItem], output: URL, work: URL, progress: @escaping @Sendable (AdaptationProgress) -> Void = { _ in }
+  ) throws -> AdaptationSummary {
+    try check(items)
+    let fileManager = FileManager.default
+    try fileManager.createDirectory(at: work, withIntermediateDirectories: true)
+    let audioFolder = work.appendingPathComponent("wav")
+    let featureFolder = work.appendingPathComponent("mfc")
+    try fileManager.createDirectory(at: audioFolder, withIntermediateDirectories: true)
+    try fileManager.createDirectory(at: featureFolder, withIntermediateDirectories: true)
+
+    // 1. Audio: every recording at 16 kHz mono, and its noisy copies.
+    let noises = try options.noiseFolder.map { try Self.loadNoises($0) } ?? []
+    var random = Signal.Random(seed: options.seed)
+    var utterances: [(id: String, words: [String])] = []
+    var seconds = 0.0
+    for (index, item) in items.enumerated() {
+      let samples: [Int16]
+      do {
+        samples = try AudioFileSource.readAll(path: item.audio)
+      } catch {
+        throw ToolError("\(item.audio): cannot read the recording (\(error))")
+      }
+      guard !samples.isEmpty else { throw ToolError("\(item.audio): no audio in the recording") }
+      seconds += Double(samples.count) / 16_000
+      let id = String(format: "u%06d", index)
+      try WAVWriter.write(samples: samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
+      utterances.append((id, item.words))
+      if !noises.isEmpty {
+        for copy in 0..<options.noisyCopies {
+          let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
+          let snr = Double.random(in: options.snr, using: &random)
+          let mixed = Signal.mix(samples, noise: noise, snr: snr, offset: Int.random(in: 0..<noise.count, using: &random))
+          let noisyID = id + "n\(copy)"
+          try WAVWriter.write(samples: mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
+          utterances.append((noisyID, item.words))
+        }
+      }
+      progress(AdaptationProgress(stage: "reading recordings", done: index + 1, total: items.count))
+    }
+    guard seconds >= options.minimumSeconds else {
+      throw ToolError(
+        "too little audio to adapt: \(String(format: "%.1f", seconds)) s in \(items.count) recordings (at least \(Int(options.minimumSeconds)) s needed)")
+    }
+    let method: AdaptationOptions.Method =
+      options.method == .auto ? (seconds >= AdaptationOptions.minutesForMAP * 60 ? .map : .mllr) : options.method
+
+    // 2. Features, control file and transcripts.
+    let ids = utterances.map(\.id)
+    try (ids.joined(separator: "\n") + "\n").write(to: work.appendingPathComponent("all.fileids"), atomically: true, encoding: .utf8)
+    try utterances.map { "<s> \($0.words.joined(separator: " ")) </s> (\($0.id))\n" }.joined()
+      .write(to: work.appendingPathComponent("all.transcription"), atomically: true, encoding: .utf8)
+    try extractFeatures(ids, audio: audioFolder, features: featureFolder, work: work, progress: progress)
+
+    // 3. The base model in the forms sphinxtrain reads.
+    let base = options.baseModel
+    let textModelDefinition = work.appendingPathComponent("mdef.txt").path
+    try tools.run(
+      "pocketsphinx_mdef_convert", ["-text", base + "/mdef", textModelDefinition],
+      log: work.appendingPathComponent("mdef_convert.log"))
+    let mixtureWeights: String
+    if fileManager.fileExists(atPath: base + "/mixture_weights") {
+      mixtureWeights = base + "/mixture_weights"
+    } else {
+      mixtureWeights = work.appendingPathComponent("mixture_weights").path
+      try MixtureWeights(sendump: base + "/sendump").mixtureWeightsFile().write(to: URL(fileURLWithPath: mixtureWeights))
+    }
+
+    // 4. Statistics, in parallel parts.
+    let parts = max(1, min(options.jobs, ids.count))
+    let accumulators = (1...parts).map { work.appendingPathComponent("bw-part\($0)") }
+    for folder in accumulators { try fileManager.createDirectory(at: folder, withIntermediateDirectories: true) }
+    let dictionaries = try combinedDictionary(work: work)
+    let counter = Counter(total: utterances.count) { progress(AdaptationProgress(stage: "collecting statistics (bw)", done: $0, total: $1)) }
+    let failures = FailureBox()
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      do {
+        try tools.run(
+          "bw",
+          [
+            "-hmmdir", base, "-moddeffn", textModelDefinition, "-ts2cbfn", ".ptm.", "-feat", "1s_c_d_dd",
+            "-svspec", "0-12/13-25/26-38", "-cmn", "batch", "-agc", "none", "-dictfn", dictionaries,
+            "-fdictfn", base + "/noisedict", "-ctlfn", work.appendingPathComponent("all.fileids").path,
+            "-lsnfn", work.appendingPathComponent("all.transcription").path, "-cepdir", featureFolder.path,
+            "-accumdir", accumulators[part].path, "-npart", String(parts), "-part", String(part + 1),
+            "-mixwfn", mixtureWeights, "-meanfn", base + "/means", "-varfn", base + "/variances",
+            "-tmatfn", base + "/transition_matrices",
+          ],
+          log: work.appendingPathComponent("bw-part\(part + 1).log"),
+          onLine: { line in if line.hasPrefix("utt>") { counter.add(1) } })
+      } catch {
+        failures.record(error)
+      }
+    }
+    if let error = failures.first { throw error }
+    let accumulated = accumulators.map(\.path).joined(separator: ",")
+
+    // 5. The new model, written beside the output and moved into place when complete.
+    let staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial")
+    try? fileManager.removeItem(at: staging)
+    try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+    for file in ["mdef", "feat.params", "noisedict", "transition_matrices"] {
+      try fileManager.copyItem(atPath: base + "/" + file, toPath: staging.appendingPathComponent(file).path)
+    }
+    switch method {
+    case .map, .auto:
+      progress(AdaptationProgress(stage: "MAP adaptation (map_adapt)", done: 0, total: 1))
+      let newWeights = work.appendingPathComponent("map_mixture_weights").path
+      try tools.run(
+        "map_adapt",
+        [
+          "-moddeffn", textModelDefinition, "-ts2cbfn", ".ptm.", "-meanfn", base + "/means", "-varfn", base + "/variances",
+          "-mixwfn", mixtureWeights, "-tmatfn", base + "/transition_matrices", "-accumdir", accumulated,
+          "-mapmeanfn", staging.appendingPathComponent("means").path,
+          "-mapvarfn", staging.appendingPathComponent("variances").path, "-mapmixwfn", newWeights,
+          "-maptmatfn", work.appendingPathComponent("map_transition_matrices").path,
+        ],
+        log: work.appendingPathComponent("map_adapt.log"))
+      try tools.run(
+        "mk_s2sendump",
+        [
+          "-pocketsphinx", "yes", "-moddeffn", textModelDefinition, "-mixwfn", newWeights,
+          "-sendumpfn", staging.appendingPathComponent("sendump").path,
+        ],
+        log: work.appendingPathComponent("mk_s2sendump.log"))
+      progress(AdaptationProgress(stage: "MAP adaptation (map_adapt)", done: 1, total: 1))
+    case .mllr:
+      progress(AdaptationProgress(stage: "MLLR transform (mllr_solve)", done: 0, total: 1))
+      for file in ["means", "variances"] {
+        try fileManager.copyItem(atPath: base + "/" + file, toPath: staging.appendingPathComponent(file).path)
+      }
+      if fileManager.fileExists(atPath: base + "/sendump") {
+        try fileManager.copyItem(atPath: base + "/sendump", toPath: staging.appendingPathComponent("sendump").path)
+      } else {
+        try fileManager.copyItem(atPath: mixtureWeights, toPath: staging.appendingPathComponent("mixture_weights").path)
+      }
+      try tools.run(
+        "mllr_solve",
+        [
+          "-meanfn", base + "/means", "-varfn", base + "/variances", "-accumdir", accumulated,
+          "-outmllrfn", staging.appendingPathComponent("mllr_matrix").path,
+        ],
+        log: work.appendingPathComponent("mllr_solve.log"))
+      progress(AdaptationProgress(stage: "MLLR transform (mllr_solve)", done: 1, total: 1))
+    }
+    let summary = AdaptationSummary(
+      method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
+      seconds: seconds, baseModel: base, noise: options.noiseFolder,
+      snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(summary).write(to: staging.appendingPathComponent("adaptation.json"))
+    if fileManager.fileExists(atPath: output.path) { try fileManager.removeItem(at: output) }
+    try fileManager.moveItem(at: staging, to: output)
+    return summary
+  }
+
+  /// The main dictionary plus the extra one, in one file (bw takes one).
+  private func combinedDictionary(work: URL) throws -> String {
+    guard let extra = options.extraDictionary else { return options.dictionary }
+    let combined = work.appendingPathComponent("combined.dict")
+    var text = try String(contentsOfFile: options.dictionary, encoding: .utf8)
+    if !text.hasSuffix("\n") { text += "\n" }
+    let known = try Self.words(in: [options.dictionary])
+    for line in try String(contentsOfFile: extra, encoding: .utf8).split(separator: "\n") {
+      guard let word = line.split(separator: " ").first, !known.contains(String(word)) else { continue }
+      text += line + "\n"
+    }
+    try text.write(to: combined, atomically: true, encoding: .utf8)
+    return combined.path
+  }
+
+  private func extractFeatures(
+    _ ids: [String], audio: URL, features: URL, work: URL, progress: @escaping @Sendable (AdaptationProgress) -> Void
+  ) throws {
+    let parts = max(1, min(options.jobs, ids.count))
+    let counter = Counter(total: ids.count) { progress(AdaptationProgress(stage: "computing features (sphinx_fe)", done: $0, total: $1)) }
+    let failures = FailureBox()
+    let base = options.baseModel
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let mine = stride(from: part, to: ids.count, by: parts).map { ids[$0] }
+      let list = work.appendingPathComponent("fe-part\(part + 1).fileids")
+      do {
+        try (mine.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        try tools.run(
+          "sphinx_fe",
+          [
+            "-argfile", base + "/feat.params", "-samprate", "16000", "-c", list.path, "-di", audio.path,
+            "-do", features.path, "-ei", "wav", "-eo", "mfc", "-mswav", "yes", "-verbose", "yes",
+          ],
+          log: work.appendingPathComponent("fe-part\(part + 1).log"),
+          onLine: { line in if line.contains("Processing") || line.hasPrefix("INFO: sphinx_fe.c") && line.contains(".wav") { counter.add(1) } })
+      } catch {
+        failures.record(error)
+      }
+    }
+    if let error = failures.first { throw error }
+    counter.finish()
+  }
+
+  /// The noise recordings in a folder (WAV files, any format), at 16 kHz.
+  public static func loadNoises(_ folder: String) throws -> [[Int16]] {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+      throw ToolError("\(folder): noise folder not found")
+    }
+    let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? [])
+      .filter { $0.lowercased().hasSuffix(".wav") }.sorted()
+    guard !files.isEmpty else { throw ToolError("\(folder): no .wav noise recordings in it") }
+    return try files.map { name in
+      let path = folder + "/" + name
+      do {
+        let samples = try AudioFileSource.readAll(path: path)
+        guard samples.count >= 16_000 else { throw ToolError("shorter than 1 s") }
+        return samples
+      } catch {
+        throw ToolError("\(path): cannot use it as noise (\(error))")
+      }
+    }
+  }
+}
+
+/// Counts finished units from several threads and reports each new count.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var done = 0
+  private let total: Int
+  private let report: @Sendable (Int, Int) -> Void
+
+  init(total: Int, report: @escaping @Sendable (Int, Int) -> Void) {
+    self.total = total
+    self.report = report
+  }
+
+  func add(_ count: Int) {
+    lock.lock()
+    done = min(total, done + count)
+    let now = done
+    report(now, total)
+    lock.unlock()
+  }
+
+  func finish() {
+    lock.lock()
+    done = total
+    report(total, total)
+    lock.unlock()
+  }
+}
+
+/// The first error of parallel work.
+final class FailureBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private(set) var first: Error?
+  func record(_ error: Error) {
+    lock.lock()
+    if first == nil { first = error }
+    lock.unlock()
+  }
+}

@@ -1,0 +1,200 @@
+import DirectMeAudio
+import DirectMeCore
+import Foundation
+
+/// A labelled recording to decode for tuning, with the words said and the speaker.
+public struct LabelledAudio: Hashable, Sendable {
+  /// The audio file's path.
+  public var path: String
+  public var expected: [Direction]
+  /// The words said, when known.
+  public var transcript: String?
+  public var speaker: String
+  /// The audio itself when it was made in memory (a noisy copy, a stretch of noise); `path`
+  /// then only names it.
+  public var samples: [Int16]?
+
+  public init(path: String, expected: [Direction], transcript: String?, speaker: String, samples: [Int16]? = nil) {
+    self.path = path
+    self.expected = expected
+    self.transcript = transcript
+    self.speaker = speaker
+    self.samples = samples
+  }
+
+  /// What kind of recording it is, for weighing false alarms (see `TuningRecording.kind`).
+  public var kind: String {
+    if !expected.isEmpty {
+      return expected.map(\.rawValue).joined(separator: " ") + (isNoisyCopy ? TuningRecording.noisySuffix : "")
+    }
+    return transcript ?? "other"
+  }
+  /// Made by mixing noise into a command recording.
+  public var isNoisyCopy = false
+}
+
+/// Reads labels files (or folders holding a `labels.tsv`) into recordings with speakers.
+public enum LabelledAudioReader {
+  /// The recordings of every labels file, and one line per bad line or missing file.
+  public static func read(_ paths: [String]) throws -> (recordings: [LabelledAudio], problems: [String]) {
+    var recordings: [LabelledAudio] = []
+    var problems: [String] = []
+    for given in paths {
+      var file = given
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue {
+        file = URL(fileURLWithPath: given).appendingPathComponent("labels.tsv").path
+      }
+      let text: String
+      do {
+        text = try String(contentsOfFile: file, encoding: .utf8)
+      } catch {
+        throw ToolError("\(file): cannot read the labels file (\(FileManager.default.fileExists(atPath: file) ? "not UTF-8 text or unreadable" : "no such file"))")
+      }
+      let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+      let (parsed, errors) = LabelsFormat.parse(text)
+      problems += errors.map { "\(file): \($0)" }
+      for recording in parsed {
+        let path = recording.path.hasPrefix("/") ? recording.path : folder.appendingPathComponent(recording.path).path
+        guard FileManager.default.fileExists(atPath: path) else {
+          problems.append("\(file): line \(recording.line): \(recording.path): no such file")
+          continue
+        }
+        recordings.append(
+          LabelledAudio(
+            path: path, expected: recording.expected, transcript: recording.transcript,
+            speaker: recording.speaker ?? speaker(of: recording.path)))
+      }
+    }
+    return (recordings, problems)
+  }
+
+  /// A speaker id from a file name when the labels give none: Speech Commands names files
+  /// `<speaker>_nohash_<n>.wav`; otherwise each file is its own speaker.
+  public static func speaker(of path: String) -> String {
+    let name = (path as NSString).lastPathComponent
+    if let range = name.range(of: "_nohash_") { return String(name[..<range.lowerBound]) }
+    return name
+  }
+}
+
+/// Runs labelled recordings through the listening pipeline, several at once, keeping the
+/// final result of every utterance.
+public struct TuningDecoder: Sendable {
+  public var jobs: Int
+  public init(jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+    self.jobs = jobs
+  }
+
+  /// Decodes `recordings`; `makeListener` is called once per job (each gets its own decoder).
+  /// A recording that cannot be read is reported through `failed` and left out.
+  public func decode(
+    _ recordings: [LabelledAudio], makeListener: @escaping @Sendable () throws -> CommandListener,
+    progress: @escaping @Sendable (Int, Int) -> Void, failed: @escaping @Sendable (String, Error) -> Void
+  ) throws -> [TuningRecording] {
+    let results = ResultBox(count: recordings.count)
+    let counter = Counter(total: recordings.count, report: progress)
+    let failures = FailureBox()
+    let parts = max(1, min(jobs, recordings.count))
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let listener: CommandListener
+      do {
+        listener = try makeListener()
+      } catch {
+        failures.record(error)
+        return
+      }
+      for index in stride(from: part, to: recordings.count, by: parts) {
+        let recording = recordings[index]
+        do {
+          let samples = try recording.samples ?? AudioFileSource.readAll(path: recording.path)
+          results.set(index, try Self.finalResults(of: samples, listener: listener))
+        } catch {
+          failed(recording.path, error)
+        }
+        counter.add(1)
+      }
+    }
+    if let error = failures.first { throw error }
+    return recordings.indices.compactMap { index in
+      results.get(index).map {
+        TuningRecording(
+          path: recordings[index].path, speaker: recordings[index].speaker, expected: recordings[index].expected,
+          kind: recordings[index].kind, results: $0)
+      }
+    }
+  }
+
+  /// The final result of each utterance of `samples` (the last one given for it, covering all of it).
+  public static func finalResults(of samples: [Int16], listener: CommandListener) throws -> [RecognitionResult] {
+    listener.recognizer.resetAdaptation()
+    let fresh = CommandListener(recognizer: listener.recognizer, interpreter: listener.interpreter)
+    let stream = try fresh.run(samples: samples)
+    var results: [RecognitionResult] = []
+    for utterance in stream.utterances {
+      if let last = results.last, last.start == utterance.result.start { results.removeLast() }
+      results.append(utterance.result)
+    }
+    return results
+  }
+}
+
+/// Results of parallel work, by index.
+final class ResultBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var values: [[RecognitionResult]?]
+  init(count: Int) { values = Array(repeating: nil, count: count) }
+  func set(_ index: Int, _ value: [RecognitionResult]) {
+    lock.lock()
+    values[index] = value
+    lock.unlock()
+  }
+  func get(_ index: Int) -> [RecognitionResult]? {
+    lock.lock()
+    defer { lock.unlock() }
+    return values[index]
+  }
+}
+
+/// Noisy material for tuning: noise-only stretches (which must move nothing) and noisy
+/// copies of command recordings (which should still move the ninja).
+public enum NoiseMaterial {
+  /// `count` one-second stretches of the noises at levels from -45 to -10 dBFS.
+  public static func noiseOnly(_ noises: [[Int16]], count: Int, seed: UInt64 = 11) -> [LabelledAudio] {
+    guard !noises.isEmpty else { return [] }
+    var random = Signal.Random(seed: seed)
+    return (0..<count).map { index in
+      let noise = noises[index % noises.count]
+      let start = Int.random(in: 0..<max(1, noise.count - 16_000), using: &random)
+      let stretch = Array(noise[start..<min(noise.count, start + 16_000)])
+      let power = stretch.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, stretch.count))
+      let level = Double.random(in: -45 ... -10, using: &random)
+      let gain = power > 0 ? pow(10, level / 20) * 32768 / power.squareRoot() : 0
+      let samples = stretch.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+      return LabelledAudio(
+        path: "noise #\(index + 1)", expected: [], transcript: TuningRecording.noiseKind, speaker: "noise-\(index % 7)",
+        samples: samples)
+    }
+  }
+
+  /// A noisy copy of every `stride`-th command recording, at an SNR drawn from `snr`.
+  public static func noisyCopies(
+    of recordings: [LabelledAudio], noises: [[Int16]], snr: ClosedRange<Double>, every stride: Int, seed: UInt64 = 13
+  ) throws -> [LabelledAudio] {
+    guard !noises.isEmpty else { return [] }
+    var random = Signal.Random(seed: seed)
+    var copies: [LabelledAudio] = []
+    for (index, recording) in recordings.enumerated() where !recording.expected.isEmpty && index % stride == 0 {
+      let clean = try recording.samples ?? AudioFileSource.readAll(path: recording.path)
+      let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
+      let level = Double.random(in: snr, using: &random)
+      let mixed = Signal.mix(clean, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random))
+      var copy = LabelledAudio(
+        path: recording.path + " + noise at \(Int(level.rounded())) dB", expected: recording.expected,
+        transcript: recording.transcript, speaker: recording.speaker, samples: mixed)
+      copy.isNoisyCopy = true
+      copies.append(copy)
+    }
+    return copies
+  }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import DirectMeCore
+import DirectMeRecognizer
+import DirectMeTraining
+import Foundation
+
+struct Adapt: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Adapt the acoustic model to labelled recordings (sphinxtrain's MAP or MLLR).",
+    discussion: """
+      LABELS are labels files (path<TAB>directions[<TAB>transcript[<TAB>speaker]]) or folders \
+      holding a labels.tsv. A recording's words are its transcript column, or its directions for \
+      a command without one; non-commands without a transcript are left out. The new model \
+      loads with --model OUT.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("Labels files, or folders holding a labels.tsv.", valueName: "labels"))
+  var labels: [String]
+
+  @Option(help: ArgumentHelp("The folder to write the adapted model to.", valueName: "folder"))
+  var out: String
+
+  @Option(help: ArgumentHelp("The model to start from (default: Debian's stock en-us model).", valueName: "folder"))
+  var base: String = RecognizerConfiguration.defaultModelFolder + "/en-us"
+
+  @Option(help: ArgumentHelp("Pronunciation dictionary for the transcripts.", valueName: "file"))
+  var dict: String = RecognizerConfiguration.defaultModelFolder + "/cmudict-en-us.dict"
+
+  @Option(help: ArgumentHelp("More pronunciations (word PH PH ...), for words the dictionary lacks.", valueName: "file"))
+  var extraDict: String?
+
+  @Option(help: "map, mllr, or auto (MLLR below \(Int(AdaptationOptions.minutesForMAP)) minutes of audio, MAP above).")
+  var method: Method = .auto
+
+  @Option(help: ArgumentHelp("Noise recordings (WAV) to mix into a copy of each recording.", valueName: "folder"))
+  var noise: String?
+
+  @Option(help: ArgumentHelp("Signal-to-noise ratios of the noisy copies, in dB.", valueName: "low:high"))
+  var snr: String = "5:20"
+
+  @Option(help: "Parallel jobs.")
+  var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+  @Flag(help: "Replace the output folder if it exists.")
+  var force = false
+
+  @Flag(help: "Keep the intermediate files (features, statistics, logs) in OUT.work.")
+  var keepWork = false
+
+  enum Method: String, ExpressibleByArgument, CaseIterable {
+    case map, mllr, auto
+  }
+
+  func validate() throws {
+    guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+    guard parsedSNR != nil else { throw ValidationError("--snr must be LOW:HIGH in dB, LOW <= HIGH (got \(snr))") }
+  }
+
+  var parsedSNR: ClosedRange<Double>? {
+    let parts = snr.split(separator: ":").compactMap { Double($0) }
+    guard parts.count == 2, parts[0] <= parts[1] else { return nil }
+    return parts[0]...parts[1]
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let output = URL(fileURLWithPath: out)
+      if FileManager.default.fileExists(atPath: output.path),
+        !((try? FileManager.default.contentsOfDirectory(atPath: output.path))?.isEmpty ?? false), !force
+      {
+        throw Failure("\(out): already exists and is not empty (pass --force to replace it)")
+      }
+      let (recordings, problems) = try LabelledAudioReader.read(labels)
+      for problem in problems { warn("directme: error: \(problem)") }
+      if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was adapted") }
+      var items: [AdaptationItem] = []
+      var skipped = 0
+      for recording in recordings {
+        if let transcript = recording.transcript {
+          items.append(AdaptationItem(audio: recording.path, words: transcript.split(separator: " ").map(String.init)))
+        } else if !recording.expected.isEmpty {
+          items.append(AdaptationItem(audio: recording.path, words: recording.expected.map(\.rawValue)))
+        } else {
+          skipped += 1
+        }
+      }
+      if skipped > 0 { warn("adapt: \(skipped) non-command recordings have no transcript (third column) and are left out") }
+      guard !items.isEmpty else { throw Failure("no recordings to adapt on in \(labels.joined(separator: ", "))") }
+
+      var options = AdaptationOptions(baseModel: base, dictionary: dict)
+      options.extraDictionary = extraDict
+      options.method = AdaptationOptions.Method(rawValue: method.rawValue) ?? .auto
+      options.noiseFolder = noise
+      options.snr = parsedSNR!
+      options.jobs = jobs
+      let work = URL(fileURLWithPath: out + ".work")
+      try? FileManager.default.removeItem(at: work)
+      defer { if !keepWork { try? FileManager.default.removeItem(at: work) } }
+      let bar = StageProgress()
+      let summary = try ModelAdapter(options: options).adapt(items, output: output, work: work) { progress in
+        bar.update(progress.stage, progress.done, progress.total)
+      }
+      bar.finish()
+      print(
+        "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
+          + "(\(String(format: "%.1f", summary.seconds / 60)) min"
+          + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
+          + ") -> \(out)")
+    }
+  }
+}
+
+/// A progress bar with a stage name, safe to update from several threads.
+final class StageProgress: @unchecked Sendable {
+  private let lock = NSLock()
+  private var bars: [String: ProgressBar] = [:]
+  private var current: String?
+
+  func update(_ stage: String, _ done: Int, _ total: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    if current != stage {
+      current.flatMap { bars[$0] }?.finish()
+      if current != nil { warn("  \(current!): done") }
+      current = stage
+      bars[stage] = ProgressBar(total: total, label: stage)
+    }
+    bars[stage]?.update(done)
+  }
+
+  func finish() {
+    lock.lock()
+    defer { lock.unlock() }
+    current.flatMap { bars[$0] }?.finish()
+    if let current { warn("  \(current): done") }
+    current = nil
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+@testable import DirectMeCore
+
+@Suite("Detector")
+struct DetectorTests {
+  let detector = Detector(
+    calibrations: ["up": .init(slope: 0.1, intercept: 1, minimumDuration: 0.12)],
+    fallback: .init(slope: 0.05, intercept: 0, minimumDuration: 0.1),
+    gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6), threshold: 0.6, rescueThreshold: 0.4)
+  let voiced = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30)
+
+  @Test("confidence rises with the margin, per word, and is 0 for a word too short to be said")
+  func confidence() {
+    let low = detector.confidence(word: "up", margin: -20, duration: 0.3, signal: voiced)
+    let high = detector.confidence(word: "up", margin: 20, duration: 0.3, signal: voiced)
+    #expect(low < high)
+    #expect(abs(detector.confidence(word: "up", margin: -10, duration: 0.3, signal: voiced) - 0.5) < 1e-9)
+    #expect(abs(detector.confidence(word: "left", margin: 0, duration: 0.3, signal: voiced) - 0.5) < 1e-9)
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.1, signal: voiced) == 0)
+    let calibration = detector.calibration(for: "up")
+    #expect(abs(calibration.confidence(margin: calibration.margin(forConfidence: 0.8), duration: 1) - 0.8) < 1e-9)
+  }
+
+  @Test("the gate refuses audio without a steady voiced run or without dynamics")
+  func gate() {
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: .init(voiced: 0.01, longestVoiced: 0.01, dynamicRange: 30)) == 0)
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: .init(voiced: 0.2, longestVoiced: 0.2, dynamicRange: 3)) == 0)
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: nil) > 0.99)
+  }
+
+  @Test("a detector file round-trips, and a broken one is one clear error naming the file")
+  func files() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("detector-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let good = folder.appendingPathComponent("detector.json")
+    try detector.json().write(to: good)
+    #expect(try Detector.load(good.path) == detector)
+    let broken = folder.appendingPathComponent("broken.json")
+    try Data("{\"threshold\": 0.5}".utf8).write(to: broken)
+    #expect(throws: Detector.FileError.self) { try Detector.load(broken.path) }
+    do {
+      _ = try Detector.load(broken.path)
+    } catch {
+      #expect("\(error)".hasPrefix(broken.path + ": not a detector file"))
+    }
+    var bad = detector
+    bad.rescueThreshold = 0.9
+    try bad.json().write(to: broken)
+    #expect(throws: Detector.FileError.self) { try Detector.load(broken.path) }
+    #expect(throws: Detector.FileError.self) { try Detector.load(folder.appendingPathComponent("none.json").path) }
+  }
+}
+
+@Suite("Margins")
+struct MarginTests {
+  @Test("a reading's score over a stretch spreads each word's score over its time")
+  func stretchScore() {
+    let reading = Transcription(
+      segments: [WordSegment(word: "<sil>", start: 0, end: 0.2, score: -2), WordSegment(word: "go", start: 0.2, end: 0.6, score: -40)],
+      score: -42)
+    #expect(abs(reading.score(from: 0, to: 0.6) - -42) < 1e-9)
+    #expect(abs(reading.score(from: 0.1, to: 0.4) - (-1 + -20)) < 1e-9)
+    #expect(reading.score(from: 1, to: 2) == 0)
+  }
+
+  @Test("each command word's margin is its score minus the other reading's over the same time")
+  func margins() {
+    let commands = Transcription(
+      segments: [
+        WordSegment(word: "move", start: 0, end: 0.3, score: -30), WordSegment(word: "up", start: 0.3, end: 0.6, score: -25),
+      ], score: -55)
+    let garbage = Transcription(
+      segments: [WordSegment(word: "move", start: 0, end: 0.3, score: -30), WordSegment(word: "but", start: 0.3, end: 0.6, score: -20)],
+      score: -50)
+    let marked = commands.withMargins(over: garbage, for: ["up"])
+    #expect(marked.segments[0].margin == nil)
+    #expect(abs((marked.segments[1].margin ?? 0) - -5) < 1e-9)
+  }
+}
+
+@Suite("Phone distance")
+struct PhoneDistanceTests {
+  @Test("edit distance between pronunciations, and what counts as a near-miss")
+  func nearMisses() {
+    #expect(PhoneDistance.between(["D", "AW", "N"], ["D", "R", "AW", "N"]) == 1)
+    #expect(PhoneDistance.between([], ["AH", "P"]) == 2)
+    #expect(PhoneDistance.isNearMiss(["D", "R", "AW", "N"], of: ["D", "AW", "N"]))
+    #expect(PhoneDistance.isNearMiss(["K", "AH", "P"], of: ["AH", "P"]))
+    #expect(!PhoneDistance.isNearMiss(["AH"], of: ["AH", "P"]))
+    #expect(!PhoneDistance.isNearMiss(["G", "OW"], of: ["D", "AW", "N"]))
+  }
+}
+
+@Suite("Signal evidence")
+struct SignalEvidenceTests {
+  /// A vowel-like sound: a 140 Hz pulse train through a resonance, with some level movement.
+  func vowel(seconds: Double) -> [Int16] {
+    let count = Int(seconds * 16_000)
+    var out = [Int16](repeating: 0, count: count)
+    var resonance = (0.0, 0.0)
+    for index in 0..<count {
+      let pulse = index % Int(16_000 / 140) == 0 ? 8000.0 : 0
+      let y = pulse + 1.6 * cos(2 * .pi * 700 / 16_000) * 0.95 * resonance.0 - 0.95 * 0.95 * resonance.1
+      resonance = (y, resonance.0)
+      out[index] = Int16(clamping: Int(y * 0.5))
+    }
+    return out
+  }
+
+  @Test("a vowel between silences has a long steady voiced run; white noise has none")
+  func voicedAgainstNoise() {
+    let speech = [Int16](repeating: 0, count: 4000) + vowel(seconds: 0.3) + [Int16](repeating: 0, count: 4000)
+    let evidence = SignalEvidence.measure(speech)
+    #expect(evidence.longestVoiced >= 0.2)
+    #expect(evidence.dynamicRange > 20)
+    var random = Signal.Random(seed: 3)
+    let noise = Signal.whiteNoise(1, level: -25, random: &random)
+    let heard = SignalEvidence.measure(noise)
+    #expect(heard.longestVoiced < 0.03)
+    #expect(heard.dynamicRange < 6)
+    #expect(SignalEvidence.measure([1, 2]) == SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0))
+  }
+}

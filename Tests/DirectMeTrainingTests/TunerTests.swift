@@ -1,0 +1,112 @@
+import DirectMeCore
+import Foundation
+import Testing
+
+@testable import DirectMeTraining
+
+@Suite("Detector tuning")
+struct TunerTests {
+  @Test("the logistic fit recovers a known slope and intercept")
+  func logistic() {
+    var random = Signal.Random(seed: 5)
+    var x: [Double] = []
+    var y: [Double] = []
+    for _ in 0..<4000 {
+      let value = Double.random(in: -60...60, using: &random)
+      let p = 1 / (1 + exp(-(0.1 * value - 1)))
+      x.append(value)
+      y.append(Double.random(in: 0..<1, using: &random) < p ? 1 : 0)
+    }
+    let fit = DetectorTuner.logistic(x, y, weights: Array(repeating: 1, count: x.count))
+    #expect(abs(fit.slope - 0.1) < 0.02)
+    #expect(abs(fit.intercept - -1) < 0.25)
+  }
+
+  @Test("quantiles interpolate between sorted values")
+  func quantiles() {
+    #expect(DetectorTuner.quantile([3, 1, 2], 0) == 1)
+    #expect(DetectorTuner.quantile([3, 1, 2], 1) == 3)
+    #expect(DetectorTuner.quantile([1, 2], 0.5) == 1.5)
+    #expect(DetectorTuner.quantile([], 0.5) == 0)
+  }
+
+  @Test("the split keeps each speaker in one part and holds out about the share asked")
+  func split() {
+    let recordings = (0..<2000).map {
+      TuningRecording(path: "\($0).wav", speaker: "s\($0 / 4)", expected: [.up], kind: "up", results: [])
+    }
+    let (tuning, checking) = DetectorTuner.split(recordings, checkingShare: 0.25)
+    #expect(Set(tuning.map(\.speaker)).isDisjoint(with: Set(checking.map(\.speaker))))
+    #expect(abs(Double(checking.count) / 2000 - 0.25) < 0.05)
+  }
+
+  /// A recording heard as one command word with a margin.
+  func recording(_ word: String, margin: Double, expected: [Direction], kind: String, speaker: String) -> TuningRecording {
+    let commands = Transcription(segments: [WordSegment(word: word, start: 0.2, end: 0.6, score: -40, margin: margin)], score: -40)
+    let garbage = Transcription(segments: [WordSegment(word: "go", start: 0.2, end: 0.6, score: -40 - margin)], score: -40 - margin)
+    let result = RecognitionResult(
+      transcriptions: [commands, garbage], start: 0, end: 1, signal: SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 30))
+    return TuningRecording(path: "\(kind)-\(speaker).wav", speaker: speaker, expected: expected, kind: kind, results: [result])
+  }
+
+  @Test("tuning separates commands from other words and keeps false alarms within the target")
+  func tuneAndEvaluate() {
+    var random = Signal.Random(seed: 9)
+    var recordings: [TuningRecording] = []
+    for index in 0..<400 {
+      let word = ["up", "down", "left", "right"][index % 4]
+      recordings.append(
+        recording(word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word, speaker: "p\(index)"))
+      let kind = ["go", "yes", "stop", "zero"][index % 4]
+      recordings.append(recording(word, margin: Double.random(in: -80...10, using: &random), expected: [], kind: kind, speaker: "n\(index)"))
+    }
+    var options = TuningOptions()
+    options.maximumFalseAlarms = 0.05
+    let detector = DetectorTuner(options: options).tune(recordings)
+    let score = DetectorTuner.evaluate(detector, on: recordings)
+    #expect(score.falseAlarms <= 0.05)
+    #expect(score.accuracy > 0.6)
+    #expect(Set(detector.calibrations.keys) == ["up", "down", "left", "right"])
+    #expect(detector.calibrations.values.allSatisfy { $0.slope > 0 })
+    #expect(detector.rescueThreshold <= detector.threshold)
+  }
+}
+
+@Suite("Mixture weights")
+struct MixtureWeightsTests {
+  static let sendump = "/usr/share/pocketsphinx/model/en-us/en-us/sendump"
+
+  @Test(
+    "Debian's sendump reads as 3 streams x 128 codewords x 5126 senones, each senone's weights summing to 1",
+    .enabled(if: FileManager.default.fileExists(atPath: sendump), "needs pocketsphinx-en-us (scripts/setup.sh)"))
+  func stockModel() throws {
+    let weights = try MixtureWeights(sendump: Self.sendump)
+    #expect(weights.streams == 3)
+    #expect(weights.codewords == 128)
+    #expect(weights.senones == 5126)
+    let probabilities = weights.probabilities()
+    for senone in [0, 1000, 5125] {
+      for stream in 0..<3 {
+        let base = (senone * 3 + stream) * 128
+        let sum = probabilities[base..<base + 128].reduce(0, +)
+        #expect(abs(sum - 1) < 1e-4)
+      }
+    }
+    let file = weights.mixtureWeightsFile()
+    #expect(file.starts(with: Data("s3\nversion 1.0\nendhdr\n".utf8)))
+    #expect(file.count == 22 + 4 * 5 + 5126 * 3 * 128 * 4)
+  }
+
+  @Test("a file that is not a senone dump is one clear error naming it")
+  func notASendump() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-sendump-\(UUID().uuidString)")
+    try Data("hello".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    do {
+      _ = try MixtureWeights(sendump: file.path)
+      Issue.record("expected an error")
+    } catch {
+      #expect("\(error)".hasPrefix(file.path + ": "))
+    }
+  }
+}
