@@ -60,7 +60,8 @@ let package = Package(
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),
     .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),
-    .testTarget(name: "DirectMeTrainingTests", dependencies: ["DirectMeTraining", "DirectMeTestSupport"]),
+    .testTarget(
+      name: "DirectMeTrainingTests", dependencies: ["DirectMeTraining", "DirectMeRecognizer", "DirectMeTestSupport"]),
     .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeEndToEndTests",

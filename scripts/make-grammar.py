@@ -6,8 +6,9 @@
 grammars/common-words.txt (the most frequent English words). The recognizer's final pass
 finds the command words with <commands>, then decodes each one's stretch of audio (the
 whole utterance for one command; halfway to the command words before and after it in a
-sequence) with <direction> and with <garbage>, every senone scored in every frame; the
-word's margin is how much better the command explains the stretch. The detector
+sequence; without two or more carrier words said around it) with <direction> and with
+<garbage>, every senone scored in every frame; the word's margin is how much better the
+command explains the stretch. The detector
 (models/*/detector.json, learned by `directme tune`) turns margins into confidences.
 
 Words that sound exactly like a command (write, rite) are kept out of <garbage>; words a
@@ -24,6 +25,7 @@ ROOT = os.path.dirname(HERE)
 
 COMMANDS = ["up", "down", "left", "right"]
 CARRIERS = ["move", "go", "please", "now", "the", "ninja", "then", "and"]
+
 DICTIONARY = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
 
 
@@ -92,9 +94,10 @@ def main():
         "",
         "<commands> = <command> ([then | and] <command>)*;",
         "<command> = [<lead>] <direction> [<trail>];",
-        "<lead> = move [the ninja] | go | please [move];",
+        "<lead> = [please] (move [the ninja] | go) | please;",
         "<trail> = now | please;",
         "<direction> = " + " | ".join(COMMANDS) + ";",
+        "",
         "",
 
         "<garbage> = " + wrap(words, 12) + ";",

@@ -159,7 +159,7 @@ public struct CorpusBuilder {
   // MARK: Synthetic speech
 
   public struct Voice: Hashable, Sendable {
-    public var engine: String  // "flite" or "espeak-ng"
+    public var engine: String  // "flite", "espeak-ng" or "text2wave" (festival)
     public var name: String
     public var rate: Int?
     public var pitch: Int?
@@ -168,10 +168,18 @@ public struct CorpusBuilder {
     }
   }
 
-  /// Voices for the synthetic corpus: flite's four, and espeak-ng's accents and variants at
-  /// several rates and pitches.
+  /// Voices for the synthetic corpus: flite's four, festival's US English voices (when
+  /// installed: festvox-kallpc16k, festvox-kdlpc16k, festvox-us-slt-hts), and espeak-ng's
+  /// accents and variants at several rates and pitches.
   public static func syntheticVoices() -> [Voice] {
     var voices = ["slt", "rms", "awb", "kal16"].map { Voice(engine: "flite", name: $0) }
+    for (voice, folder) in [
+      ("kal_diphone", "/usr/share/festival/voices/english/kal_diphone"),
+      ("ked_diphone", "/usr/share/festival/voices/english/ked_diphone"),
+      ("cmu_us_slt_arctic_hts", "/usr/share/festival/voices/us/cmu_us_slt_arctic_hts"),
+    ] where FileManager.default.fileExists(atPath: folder) {
+      voices.append(Voice(engine: "text2wave", name: voice))
+    }
     let accents = ["en-us", "en-gb", "en-gb-scotland", "en-us", "en-gb-x-rp", "en-us"]
     let variants = ["", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7", "+f1", "+f2", "+f3", "+f4", "+f5"]
     for (index, variant) in variants.enumerated() {
@@ -227,6 +235,11 @@ public struct CorpusBuilder {
       let raw = cache.appendingPathComponent("speech-\(String(key, radix: 16)).raw.wav")
       if voice.engine == "flite" {
         try Tools.run(["flite", "-voice", voice.name, "-t", text, "-o", raw.path])
+      } else if voice.engine == "text2wave" {
+        let script = cache.appendingPathComponent("speech-\(String(key, radix: 16)).txt")
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        try Tools.run(["text2wave", "-eval", "(voice_\(voice.name))", script.path, "-o", raw.path])
       } else {
         var arguments = ["espeak-ng", "-v", voice.name, "-w", raw.path]
         if let rate = voice.rate { arguments += ["-s", String(rate)] }

@@ -146,8 +146,7 @@ public final class CommandListener {
     }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    var result = try recognizer.endUtterance().shifted(by: start)
-    result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
+    let result = measured(try recognizer.endUtterance(), start: start)
     return decided(result, start: start, decodeStart: decodeStart, isEarly: false, cut: cut)
   }
 
@@ -156,8 +155,8 @@ public final class CommandListener {
     guard let start = utteranceStart else { return nil }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    guard var result = try recognizer.resultSoFar()?.shifted(by: start) else { return nil }
-    result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
+    guard let soFar = try recognizer.resultSoFar() else { return nil }
+    let result = measured(soFar, start: start)
     let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
     return utterance.interpretation.instructions.isEmpty ? nil : utterance
   }
@@ -170,8 +169,15 @@ public final class CommandListener {
     let clock = ContinuousClock()
     let interpretStart = clock.now
     var interpretation = interpreter.interpret(result)
+    let before = interpretation.instructions.count
     interpretation.instructions.removeAll { instruction in
       committed.contains { Self.sameWord($0, instruction) }
+    }
+    if before > 0 && interpretation.instructions.isEmpty && interpretation.rejection == nil {
+      // Everything it holds was acted on early; say what the rest was.
+      let last = committed.map(\.end).max() ?? 0
+      let after = result.bestTranscription.segments.filter { !$0.isFiller && $0.start >= last - 0.05 }.map(\.word)
+      interpretation.rejection = after.isEmpty ? .nothingHeard : .notACommand(heard: after)
     }
     lastFinalCost = ((interpretStart - decodeStart).seconds, (clock.now - interpretStart).seconds)
     if !interpretation.instructions.isEmpty {
@@ -179,6 +185,22 @@ public final class CommandListener {
       speechSinceDecision = false
     }
     return Utterance(result: result, interpretation: interpretation, emittedAt: time, wasCut: cut, isEarly: isEarly)
+  }
+
+  /// `result` (times from the utterance's start) in stream time, with what the audio says:
+  /// the utterance's signal evidence, and each command word's own voicing.
+  private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
+    var result = result
+    result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
+    let periods = SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate)
+    for t in result.transcriptions.indices {
+      for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
+        let word = result.transcriptions[t].segments[w]
+        let frames = Int((word.start * 100).rounded(.down))..<Int((word.end * 100).rounded(.up))
+        result.transcriptions[t].segments[w].voiced = SignalEvidence.longestVoicedRun(periods, in: frames)
+      }
+    }
+    return result.shifted(by: start)
   }
 
   /// Whether two instructions come from the same spoken word: the same direction, over

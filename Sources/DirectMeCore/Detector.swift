@@ -39,7 +39,8 @@ public struct Detector: Hashable, Sendable, Codable {
   /// Refuses audio without voiced sound rising above its background: no command is taken
   /// from it, whatever the recognizer found.
   public struct Gate: Hashable, Sendable, Codable {
-    /// The longest voiced run (seconds) must be at least this.
+    /// The longest steady voiced run (seconds) within the command word (or, without word
+    /// timing, the utterance) must be at least this.
     public var minimumVoiced: Double
     /// The loud part must be this many dB above the background.
     public var minimumDynamicRange: Double
@@ -54,6 +55,13 @@ public struct Detector: Hashable, Sendable, Codable {
     public func passes(_ evidence: SignalEvidence?) -> Bool {
       guard let evidence else { return true }
       return evidence.longestVoiced + 1e-9 >= minimumVoiced && evidence.dynamicRange + 1e-9 >= minimumDynamicRange
+    }
+
+    /// Whether a command word passes: the utterance has dynamics, and the word itself holds
+    /// a steady voiced run (its vowel) when its voicing was measured.
+    public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
+      guard let voiced = word.voiced else { return passes(evidence) }
+      return voiced + 1e-9 >= minimumVoiced && (evidence.map { $0.dynamicRange + 1e-9 >= minimumDynamicRange } ?? true)
     }
   }
 

@@ -179,15 +179,17 @@ public struct Interpreter: Sendable {
       return Interpretation(instructions: [], rejection: .nothingHeard)
     }
     let detector = settings.detector
-    let voiced = detector.gate.passes(result.signal)
+    var voiced = false
 
     var instructions: [Instruction] = []
     var unsure: [(word: String, confidence: Double)] = []
     var otherWords = 0
     for segment in spoken {
       if let direction = vocabulary.direction(of: segment.word) {
+        let passes = detector.gate.passes(result.signal, word: segment)
+        voiced = voiced || passes
         let confidence = segment.margin.map {
-          voiced ? detector.calibration(for: segment.word).confidence(margin: $0, duration: segment.duration) : 0
+          passes ? detector.calibration(for: segment.word).confidence(margin: $0, duration: segment.duration) : 0
         } ?? segment.confidence
         guard let confidence, confidence < settings.threshold else {
           instructions.append(

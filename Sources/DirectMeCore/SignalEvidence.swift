@@ -40,13 +40,25 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     let background = sorted[frames / 10]
     let loud = sorted[min(frames - 1, frames * 95 / 100)]
     let periods = Self.pitchPeriods(samples, sampleRate: sampleRate, frames: frames)
-    var voicedFrames = 0
+    return SignalEvidence(
+      voiced: Double(periods.count { $0 > 0 }) / 100, longestVoiced: longestVoicedRun(periods, in: 0..<frames),
+      dynamicRange: loud - background)
+  }
+
+  /// The pitch periods of 16 kHz mono samples, one per 10 ms frame (0: not voiced).
+  public static func pitchPeriods(_ samples: [Int16], sampleRate: Int = 16_000) -> [Int] {
+    pitchPeriods(samples, sampleRate: sampleRate, frames: samples.count / (sampleRate / 100))
+  }
+
+  /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%
+  /// from frame to frame), in seconds.
+  public static func longestVoicedRun(_ periods: [Int], in frames: Range<Int>) -> Double {
     var run = 0
     var longest = 0
     var previous = 0
-    for period in periods {
+    for frame in frames.clamped(to: periods.indices) {
+      let period = periods[frame]
       if period > 0 {
-        voicedFrames += 1
         run = run > 0 && abs(period - previous) * 100 <= 15 * previous ? run + 1 : 1
         longest = max(longest, run)
       } else {
@@ -54,8 +66,7 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
       }
       previous = period
     }
-    return SignalEvidence(
-      voiced: Double(voicedFrames) / 100, longestVoiced: Double(longest) / 100, dynamicRange: loud - background)
+    return Double(longest) / 100
   }
 
   /// The pitch period of each 10 ms frame (in samples at 4 kHz), 0 where it is not voiced:

@@ -18,10 +18,13 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// For a word of the other-words reading that sounds like a command (a phone or so apart,
   /// "drown" for "down"): that command word.
   public var soundsLike: String?
+  /// For a command word of the commands reading: the longest steady voiced run within its
+  /// time, seconds (every command word holds a vowel). Set by the listening pipeline.
+  public var voiced: Double?
 
   public init(
     word: String, start: Double, end: Double, score: Double = 0, confidence: Double? = nil, margin: Double? = nil,
-    soundsLike: String? = nil
+    soundsLike: String? = nil, voiced: Double? = nil
   ) {
     self.word = word
     self.start = start
@@ -30,6 +33,7 @@ public struct WordSegment: Hashable, Sendable, Codable {
     self.confidence = confidence
     self.margin = margin
     self.soundsLike = soundsLike
+    self.voiced = voiced
   }
 
   public var duration: Double { end - start }

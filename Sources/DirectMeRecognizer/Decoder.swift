@@ -94,9 +94,9 @@ final class Decoder {
   ///
   /// The corresponding C functions are `ps_start_stream` and `ps_start_utt`.
   func startUtterance() throws {
-    let (status, log) = SphinxLog.capturing("starting an utterance") {
-      ps_start_stream(handle) < 0 ? -1 : ps_start_utt(handle)
-    }
+    let (stream, streamLog) = SphinxLog.capturing("starting a stream") { ps_start_stream(handle) }
+    try check(stream, "ps_start_stream", log: streamLog)
+    let (status, log) = SphinxLog.capturing("starting an utterance") { ps_start_utt(handle) }
     try check(status, "ps_start_utt", log: log)
   }
 
@@ -104,10 +104,12 @@ final class Decoder {
   /// be taken over the whole utterance. The corresponding C function is `ps_process_raw`.
   func process(_ samples: [Int16], wholeUtterance: Bool = false) throws {
     guard !samples.isEmpty else { return }
-    let status = samples.withUnsafeBufferPointer {
-      ps_process_raw(handle, $0.baseAddress, $0.count, 0, wholeUtterance ? 1 : 0)
+    let (status, log) = SphinxLog.capturing("decoding audio") {
+      samples.withUnsafeBufferPointer {
+        ps_process_raw(handle, $0.baseAddress, $0.count, 0, wholeUtterance ? 1 : 0)
+      }
     }
-    try check(status, "ps_process_raw")
+    try check(status, "ps_process_raw", log: log)
   }
 
   /// The corresponding C function is `ps_end_utt`.

@@ -73,7 +73,7 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   }
 
   /// Options for `ps_init`, without any search (the grammar is set afterwards).
-  func initOptions(_ extra: [String: String] = [:]) -> [String] {
+  public func initOptions(_ extra: [String: String] = [:]) -> [String] {
     var options: [String: String] = [
       "-hmm": acousticModel,
       "-dict": dictionary,
@@ -217,7 +217,7 @@ public final class PocketSphinxRecognizer: Recognizer {
   // MARK: Final pass
 
   /// The searches: the grammar's public rule, and its rules `<commands>` (what counts as
-  /// a command utterance) and `<garbage>` (any other speech or noise).
+  /// a command utterance), `<direction>` (one command word) and `<garbage>` (one other word).
   enum Search {
     static let main = "directme"
     static let commands = "commands"
@@ -245,49 +245,169 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// a command on its own, the whole does not. The other-words reading is the commands
   /// reading with each command word replaced by the other word heard in its stretch.
   func verify(_ commands: Transcription, on decoder: Decoder) throws -> [Transcription] {
-    let checked = commands.segments.indices.filter { configuration.commandWords.contains(commands.segments[$0].word) }
+    let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
+    let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
     let end = Double(audio.count) / Double(Self.sampleRate)
-    var ceiling = Double.infinity
-    if checked.count > 1 {
-      let command = try decode(audio, search: Search.direction, on: decoder)
-      let other = try decode(audio, search: Search.garbage, on: decoder)
-      if let command, let other { ceiling = command.score - other.score }
+    // Command words without a pause between them are one slot: one word read as two
+    // ("zero" as "right up"). A pause is in the audio, not in where the decoder drew the
+    // boundaries: a stretch quiet like the background.
+    let energies = Self.frameEnergies(audio)
+    let quiet = Self.pauseLevel(energies)
+    var slots: [[Int]] = []
+    for index in checked {
+      if let last = slots.last?.last,
+        !Self.separated(
+          commands.segments[slots.last!.first!].start...commands.segments[last].end,
+          commands.segments[index].start...commands.segments[index].end, energies: energies, quiet: quiet)
+      {
+        slots[slots.count - 1].append(index)
+      } else {
+        slots.append([index])
+      }
     }
     var marked = commands
     var others = commands
     var gap = 0.0
-    for (position, index) in checked.enumerated() {
-      let word = commands.segments[index]
-      let from = position > 0 ? (commands.segments[checked[position - 1]].end + word.start) / 2 : 0
-      let to = position + 1 < checked.count ? (word.end + commands.segments[checked[position + 1]].start) / 2 : end
-      let lower = max(0, min(audio.count, Int(from * Double(Self.sampleRate))))
-      let upper = max(lower, min(audio.count, Int(to * Double(Self.sampleRate))))
-      let stretch = Array(audio[lower..<upper])
+    for (position, slot) in slots.enumerated() {
+      let first = commands.segments[slot.first!]
+      let last = commands.segments[slot.last!]
+      let from = position > 0 ? (commands.segments[slots[position - 1].last!].end + first.start) / 2 : 0
+      let to = position + 1 < slots.count ? (last.end + commands.segments[slots[position + 1].first!].start) / 2 : end
+      // Carriers said around the command ("move the ninja up") are left out of its stretch
+      // when they last long enough to be words; a short one is more often breath or noise
+      // read as "now" than a word, and stays in.
+      var (low, high) = (from, to)
+      let words = spoken.map { commands.segments[$0].word }
+      let (lead, trail) = Self.carriers(
+        around: spoken.firstIndex(of: slot.first!)!...spoken.firstIndex(of: slot.last!)!, in: words)
+      let firstSpoken = spoken.firstIndex(of: slot.first!)!
+      let lastSpoken = spoken.firstIndex(of: slot.last!)!
+      let spokenCarriers = lead.count + trail.count >= Self.carrierWords
+      if spokenCarriers && !lead.isEmpty {
+        let leadStart = commands.segments[spoken[firstSpoken - lead.count]].start
+        let leadEnd = commands.segments[spoken[firstSpoken - 1]].end
+        if leadEnd - leadStart >= Self.carrierDuration { low = max(low, (leadEnd + first.start) / 2) }
+      }
+      if spokenCarriers && !trail.isEmpty {
+        let trailStart = commands.segments[spoken[lastSpoken + 1]].start
+        let trailEnd = commands.segments[spoken[lastSpoken + trail.count]].end
+        if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
+      }
+      let lowerSample = max(0, min(audio.count, Int(low * Double(Self.sampleRate))))
+      let upperSample = max(lowerSample, min(audio.count, Int(high * Double(Self.sampleRate))))
+      let stretch = Array(audio[lowerSample..<upperSample])
       let command = try decode(stretch, search: Search.direction, on: decoder)
       let other = try decode(stretch, search: Search.garbage, on: decoder)
-      let offset = Double(lower) / Double(Self.sampleRate)
+      let margin: Double
       if let command, let other {
-        marked.segments[index].margin = min(ceiling, command.score - other.score)
-        // The stretch on its own may be a different command than the context made of it.
-        if let heard = command.segments.first(where: { configuration.commandWords.contains($0.word) }) {
-          marked.segments[index].word = heard.word
-        }
-        gap += command.score - other.score
+        margin = command.score - other.score
+        gap += margin
       } else {
         // One side found nothing at all: a margin beyond any the detector was tuned on.
-        marked.segments[index].margin = command == nil ? -1e6 : 1e6
+        margin = command == nil ? -1e6 : 1e6
       }
-      if let replacement = other?.segments.first(where: { !$0.isFiller }) {
-        var heard = replacement.shifted(by: offset)
-        heard.soundsLike = nearMisses[heard.word]
-        others.segments[index] = heard
-      } else {
-        others.segments[index] = WordSegment(word: "<sil>", start: word.start, end: word.end, score: word.score)
+      // The slot keeps one command word: the one its stretch holds on its own.
+      let keep = slot.first!
+      let heard = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
+      marked.segments[keep].word = heard ?? marked.segments[keep].word
+      marked.segments[keep].end = last.end
+      marked.segments[keep].margin = margin
+      let garbageWord = other?.segments.first { !$0.isFiller && !Vocabulary.standard.isCarrier($0.word) }
+        ?? other?.segments.first { !$0.isFiller }
+      // In the command word's place, so the two readings line up word for word.
+      var replacement = WordSegment(
+        word: garbageWord?.word ?? "<sil>", start: first.start, end: last.end, score: garbageWord?.score ?? first.score)
+      replacement.soundsLike = garbageWord.flatMap { nearMisses[$0.word] }
+      others.segments[keep] = replacement
+      for extra in slot.dropFirst() {
+        marked.segments[extra].word = "<sil>"
+        others.segments[extra].word = "<sil>"
       }
     }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
   }
+
+  /// The carrier words heard right before and after the command words at `range` of
+  /// `words` (the spoken words of the commands reading): the longest lead ("move the
+  /// ninja", "please move", "go", ...) ending just before, and a trail ("now", "please")
+  /// just after.
+  static func carriers(around range: ClosedRange<Int>, in words: [String]) -> (lead: [String], trail: [String]) {
+    let before = words[..<range.lowerBound]
+    let lead = Self.leads.first { before.suffix($0.count).elementsEqual($0) } ?? []
+    let after = words[(range.upperBound + 1)...]
+    let trail = Self.trails.first { after.prefix($0.count).elementsEqual($0) } ?? []
+    return (lead, trail)
+  }
+
+  /// The grammar's <lead> and <trail>, longest first.
+  static let leads: [[String]] = [
+    ["please", "move", "the", "ninja"], ["move", "the", "ninja"], ["please", "move"], ["please", "go"], ["move"], ["go"], ["please"],
+  ]
+  static let trails: [[String]] = [["now"], ["please"]]
+
+  /// Energies of 10 ms frames, dBFS.
+  static func frameEnergies(_ samples: [Int16]) -> [Double] {
+    stride(from: 0, to: samples.count - 159, by: 160).map { start in
+      var sum = 0.0
+      for index in start..<start + 160 { sum += Double(samples[index]) * Double(samples[index]) }
+      return 10 * log10(max(sum / 160, 1e-2) / (32768.0 * 32768.0))
+    }
+  }
+
+  /// The level (dBFS) under which a frame is quiet: close to the background (the quietest
+  /// tenth of the frames that are not digital silence) or far below the loud part of the
+  /// speech, whichever is higher: a clean recording's background can be near digital
+  /// silence while the pauses of a sequence still hold breath and reverberation.
+  static func pauseLevel(_ energies: [Double]) -> Double {
+    let sounding = energies.filter { $0 > -100 }.sorted()
+    guard !sounding.isEmpty else { return -100 }
+    let background = sounding[sounding.count / 10]
+    let loud = sounding[min(sounding.count - 1, sounding.count * 95 / 100)]
+    return max(background + pauseRise, loud - pauseDepth)
+  }
+
+  /// Whether between `from` and `to` (seconds) there are `pauseFrames` frames in a row no
+  /// louder than `level` dBFS.
+  static func hasPause(_ energies: [Double], below level: Double, from: Double, to: Double) -> Bool {
+    let first = max(0, Int(from * 100))
+    let last = min(energies.count, Int(to * 100))
+    var run = 0
+    for frame in first..<max(first, last) {
+      run = energies[frame] <= level ? run + 1 : 0
+      if run >= pauseFrames { return true }
+    }
+    return false
+  }
+
+  /// Whether two stretches (seconds) read as command words are two words said apart: a
+  /// pause between them, and each loud for long enough to hold a word of its own. A quiet
+  /// consonant inside one word ("f" of "five", the closure of "eight") is a short dip with
+  /// little loud sound on one side.
+  static func separated(_ first: ClosedRange<Double>, _ second: ClosedRange<Double>, energies: [Double], quiet: Double) -> Bool {
+    func loudFrames(_ range: ClosedRange<Double>) -> Int {
+      let from = max(0, Int((range.lowerBound - 0.1) * 100))
+      let to = min(energies.count, Int((range.upperBound + 0.1) * 100))
+      return from < to ? energies[from..<to].filter { $0 > quiet + loudRise }.count : 0
+    }
+    return hasPause(energies, below: quiet, from: first.upperBound - 0.15, to: second.lowerBound + 0.15)
+      && loudFrames(first) >= loudestFrames && loudFrames(second) >= loudestFrames
+  }
+
+  /// A word said on its own has this many 10 ms frames...
+  static let loudestFrames = 12
+  /// ...this far above the pause level (dB).
+  static let loudRise = 10.0
+  /// A pause between two commands: this many 10 ms frames...
+  static let pauseFrames = 8
+  /// ...this close to the background (dB)...
+  static let pauseRise = 6.0
+  /// ...or this far below the loud part of the utterance (dB).
+  static let pauseDepth = 30.0
+  /// Carriers around a command lasting at least this long (seconds) are words.
+  static let carrierDuration = 0.25
+  /// Carriers are left out of a command's stretch only when there are this many around it.
+  static let carrierWords = 2
 
   /// Garbage words one phone away from a command word that share at least two of its phones
   /// in order ("drown" and "down", "cup" and "up"), each with the command it sounds like.

@@ -111,6 +111,13 @@ public struct DetectorTuner: Sendable {
 
   /// Margins beyond this (natural log) are clipped for fitting: one side found nothing at all.
   static let marginLimit = 300.0
+  /// The most the gate may ask for, whatever the recordings: a steady voiced run of 60 ms
+  /// (a short vowel) and 10 dB above the background.
+  static let gateLimits = (voiced: 0.06, dynamicRange: 10.0)
+  /// The gate asks at least this: one voiced frame is no evidence of a voice.
+  static let shortestVoicedRun = 0.02
+  /// The longest a minimum word duration may be (seconds).
+  static let longestMinimumDuration = 0.2
 
   /// A command word of a commands reading, and whether it was really said.
   struct WordSample {
@@ -118,6 +125,8 @@ public struct DetectorTuner: Sendable {
     var margin: Double
     var duration: Double
     var signal: SignalEvidence?
+    /// The word's own steady voiced run (seconds), else the utterance's.
+    var voiced: Double?
     var correct: Bool
     var weight: Double
   }
@@ -167,7 +176,7 @@ public struct DetectorTuner: Sendable {
         result.append(
           WordSample(
             word: word.segment.word, margin: max(-Self.marginLimit, min(Self.marginLimit, word.segment.margin!)),
-            duration: word.segment.duration, signal: word.signal,
+            duration: word.segment.duration, signal: word.signal, voiced: word.segment.voiced ?? word.signal?.longestVoiced,
             correct: correct[index], weight: weight))
       }
     }
@@ -184,28 +193,30 @@ public struct DetectorTuner: Sendable {
       ? samples(recordings.filter { !$0.isNoise }) : samples(recordings.filter { !$0.isNoise && !$0.isNoisyCopy })
 
     // The gate keeps `keep` of the real commands: its bounds are low quantiles of theirs.
-    let voiced = right.compactMap(\.signal?.longestVoiced)
+    let voiced = right.compactMap(\.voiced)
     let ranges = right.compactMap(\.signal?.dynamicRange)
+    // Capped, so recordings all made alike (synthetic voices padded with digital silence)
+    // cannot make it refuse ordinary speech.
     let gate = Detector.Gate(
-      minimumVoiced: Self.quantile(voiced, 1 - options.keep),
-      minimumDynamicRange: Self.quantile(ranges, 1 - options.keep))
+      minimumVoiced: max(Self.shortestVoicedRun, min(Self.quantile(voiced, 1 - options.keep), Self.gateLimits.voiced)),
+      minimumDynamicRange: min(Self.quantile(ranges, 1 - options.keep), Self.gateLimits.dynamicRange))
 
     var calibrations: [String: Detector.Calibration] = [:]
     for word in vocabulary.commands.keys.sorted() {
       let mine = all.filter { $0.word == word }
       let durations = right.filter { $0.word == word }.map(\.duration)
       guard durations.count >= 5 else { continue }
-      let minimumDuration = Self.quantile(durations, 1 - options.keep)
-      let usable = mine.filter { $0.duration + 1e-9 >= minimumDuration && gate.passes($0.signal) }
+      let minimumDuration = min(Self.quantile(durations, 1 - options.keep), Self.longestMinimumDuration)
+      let usable = mine.filter { $0.duration + 1e-9 >= minimumDuration && Self.passes(gate, $0) }
       let (slope, intercept) = Self.logistic(
         usable.map(\.margin), usable.map { $0.correct ? 1 : 0 }, weights: usable.map(\.weight))
       calibrations[word] = Detector.Calibration(slope: slope, intercept: intercept, minimumDuration: minimumDuration)
     }
-    let usable = all.filter { gate.passes($0.signal) }
+    let usable = all.filter { Self.passes(gate, $0) }
     let pooled = Self.logistic(usable.map(\.margin), usable.map { $0.correct ? 1 : 0 }, weights: usable.map(\.weight))
     let fallback = Detector.Calibration(
       slope: pooled.slope, intercept: pooled.intercept,
-      minimumDuration: calibrations.values.map(\.minimumDuration).min() ?? 0)
+      minimumDuration: min(calibrations.values.map(\.minimumDuration).min() ?? 0, 0.1))
 
     var detector = Detector(
       calibrations: calibrations, fallback: fallback, gate: gate, threshold: 0.5, rescueThreshold: 0.5, notes: notes)
@@ -237,6 +248,11 @@ public struct DetectorTuner: Sendable {
     }
     detector.rescueThreshold = rescue
     return detector
+  }
+
+  static func passes(_ gate: Detector.Gate, _ sample: WordSample) -> Bool {
+    (sample.voiced ?? 1) + 1e-9 >= gate.minimumVoiced
+      && (sample.signal.map { $0.dynamicRange + 1e-9 >= gate.minimumDynamicRange } ?? true)
   }
 
   // MARK: Scoring

@@ -104,6 +104,8 @@ struct Replay: ParsableCommand {
       for file in files {
         do {
           let source = try AudioFileSource(path: file)
+          // Each file starts afresh, as in text replay, so both give the same instructions.
+          recognizer.resetAdaptation()
           let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
           let clock = ContinuousClock()
           let start = clock.now

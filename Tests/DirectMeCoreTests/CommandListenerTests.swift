@@ -29,9 +29,12 @@ final class FakeRecognizer: Recognizer {
     return words.isEmpty ? nil : transcription(words, score: -1)
   }
 
+  /// What the end of the utterance reads, when it differs from the early readings.
+  var finalReading: [(String, Double, Double)]?
+
   func endUtterance() throws -> RecognitionResult {
     RecognitionResult(
-      transcriptions: [transcription(reading, score: -10)], start: 0, end: Double(samplesThisUtterance) / 16000)
+      transcriptions: [transcription(finalReading ?? reading, score: -10)], start: 0, end: Double(samplesThisUtterance) / 16000)
   }
 
   /// With `early`, answers `resultSoFar` with the words heard so far.
@@ -163,5 +166,55 @@ struct CommandListenerTests {
     events += try listener.finish()
     #expect(events.isEmpty)
     #expect(recognizer.samplesSeen == 0)
+  }
+
+  @Test("a later reading that gains a word before an early command adds that word, and does not repeat the command")
+  func dedupByTime() throws {
+    // Early: "down" alone. At the end of speech the whole utterance reads "up down", the
+    // boundaries a little moved: only "up" is new.
+    let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6)])
+    recognizer.finalReading = [("up", 0.0, 0.2), ("down", 0.32, 0.62)]
+    recognizer.early = true
+    let listener = CommandListener(
+      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
+    var seed: UInt64 = 5
+    let chunks =
+      frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
+      + frames("quiet", count: 15, seed: &seed) + frames("tone", count: 20, seed: &seed)
+      + frames("quiet", count: 100, seed: &seed)
+    var finals: [Utterance] = []
+    for chunk in chunks {
+      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
+    }
+    for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+    #expect(finals.first?.isEarly == true)
+    #expect(finals.first?.interpretation.directions == [.down])
+    #expect(finals.flatMap(\.interpretation.directions).sorted { $0.rawValue < $1.rawValue } == [.down, .up])
+    #expect(finals.last?.interpretation.directions == [.up])
+  }
+}
+
+@Suite("CommandListener after an early decision")
+struct EarlyThenOtherTests {
+  @Test("an early \"down\" followed by other speech ends in a final that says why it moved nothing more")
+  func earlyThenHello() throws {
+    let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("hello", 0.75, 0.95)])
+    recognizer.early = true
+    let listener = CommandListener(
+      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
+    var seed: UInt64 = 7
+    let chunks =
+      frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
+      + frames("quiet", count: 15, seed: &seed) + frames("tone", count: 20, seed: &seed)
+      + frames("quiet", count: 100, seed: &seed)
+    var finals: [Utterance] = []
+    for chunk in chunks {
+      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
+    }
+    for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+    #expect(finals.flatMap(\.interpretation.directions) == [.down])
+    let last = try #require(finals.last)
+    #expect(last.interpretation.instructions.isEmpty)
+    #expect(last.interpretation.rejection == .notACommand(heard: ["hello"]), "\(String(describing: last.interpretation.rejection))")
   }
 }

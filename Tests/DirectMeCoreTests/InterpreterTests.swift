@@ -188,3 +188,27 @@ struct DetectorInterpreterTests {
     #expect(Interpreter(settings: settings).interpret(result(10, signal: voiced)).directions.isEmpty)
   }
 }
+
+@Suite("Interpreter with a detector, word by word")
+struct WordGateTests {
+  @Test("a command word without a voiced run of its own is refused even when the utterance holds voice elsewhere")
+  func wordVoicing() {
+    let detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
+      gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6), threshold: 0.6, rescueThreshold: 0.6)
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    func result(voiced: Double) -> RecognitionResult {
+      let commands = Transcription(
+        segments: [
+          WordSegment(word: "go", start: 0, end: 0.4, score: -30),
+          WordSegment(word: "up", start: 0.4, end: 0.7, score: -20, margin: 30, voiced: voiced),
+        ], score: -50)
+      return RecognitionResult(
+        transcriptions: [commands], start: 0, end: 1, signal: SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 30))
+    }
+    #expect(interpreter.interpret(result(voiced: 0.1)).directions == [.up])
+    let refused = interpreter.interpret(result(voiced: 0))
+    #expect(refused.directions.isEmpty)
+    #expect(refused.rejection == .noVoice)
+  }
+}

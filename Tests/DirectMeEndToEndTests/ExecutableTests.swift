@@ -257,4 +257,58 @@ struct ExecutableTests {
     #expect(unknown.status != 0)
     #expect(unknown.stderr.contains("frobnicate"))
   }
+
+  @Test("adapt and tune: missing tools, bad labels and a taken output folder are one clear line each, exit 1")
+  func trainingErrors() throws {
+    let folder = try TestSupport.temporaryFolder("training-errors")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let clip = folder.appendingPathComponent("up.wav")
+    try TestSupport.speak("up", voice: flite, to: clip)
+    let labels = folder.appendingPathComponent("labels.tsv")
+    try "up.wav\tup\nmissing.wav\tleft\n".write(to: labels, atomically: true, encoding: .utf8)
+    let missing = try TestSupport.run([executable!.path, "adapt", labels.path, "--out", folder.appendingPathComponent("m").path])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("missing.wav: no such file"), "\(missing.stderr)")
+
+    try "up.wav\tup\tup\n".write(to: labels, atomically: true, encoding: .utf8)
+    let noTools = try TestSupport.run(
+      [executable!.path, "adapt", folder.path, "--out", folder.appendingPathComponent("m").path],
+      environment: ["DIRECTME_SPHINXTRAIN": "/nonexistent"])
+    #expect(noTools.status == 1)
+    #expect(noTools.stderr.contains("sphinxtrain is missing"), "\(noTools.stderr)")
+    #expect(noTools.stderr.split(separator: "\n").count == 1, "\(noTools.stderr)")
+
+    let taken = folder.appendingPathComponent("taken")
+    try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: true)
+    try "keep me".write(to: taken.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+    let refused = try TestSupport.run([executable!.path, "adapt", labels.path, "--out", taken.path])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("already exists and is not empty"), "\(refused.stderr)")
+    #expect(FileManager.default.fileExists(atPath: taken.appendingPathComponent("notes.txt").path))
+
+    let noCommands = folder.appendingPathComponent("others.tsv")
+    try "up.wav\t\thello\n".write(to: noCommands, atomically: true, encoding: .utf8)
+    let tune = try TestSupport.run([executable!.path, "tune", noCommands.path, "--out", folder.appendingPathComponent("d.json").path])
+    #expect(tune.status == 1)
+    #expect(tune.stderr.contains("no command recordings"), "\(tune.stderr)")
+  }
+
+  @Test("replaying several files headless gives the same instructions as replaying them to text")
+  func headlessMatchesText() throws {
+    let folder = try TestSupport.temporaryFolder("headless")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try makeCommandFiles(in: folder)
+    let text = try TestSupport.run([executable!.path, "replay", "--json"] + files.map(\.path))
+    let fromText = text.stdout.split(separator: "\n").flatMap { line -> [String] in
+      let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+      return object?["instructions"] as? [String] ?? []
+    }
+    let headless = try TestSupport.run([executable!.path, "replay", "--headless"] + files.map(\.path))
+    #expect(headless.status == 0, "\(headless.stderr)")
+    let fromHeadless = headless.stdout.split(separator: "\n").filter { $0.hasPrefix("instruction ") }.compactMap {
+      $0.split(separator: " ").dropFirst(2).first.map(String.init)
+    }
+    #expect(!fromText.isEmpty)
+    #expect(fromHeadless == fromText, "headless \(fromHeadless), text \(fromText)")
+  }
 }

@@ -157,6 +157,15 @@ public enum TestSupport {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }
 
+  /// DirectMe's shipped model folder (adapted model and detector.json).
+  public static var shippedModel: URL { repositoryRoot.appendingPathComponent("models/en-us-directme") }
+
+  /// The shared training set, if present.
+  public static var trainingSet: URL? {
+    let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/speech-commands-train")
+    return FileManager.default.fileExists(atPath: url.appendingPathComponent("manifest.tsv").path) ? url : nil
+  }
+
   /// The shared real-speech dev set, if present.
   public static var devSet: URL? {
     let url = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/speech-commands-dev")
