@@ -178,11 +178,32 @@ struct FinalPassTests {
   func carriers() {
     let words = ["please", "move", "the", "ninja", "up", "now", "then", "left"]
     let around = PocketSphinxRecognizer.carriers(around: 4...4, in: words)
-    #expect(around.lead == ["move", "the", "ninja"])
+    #expect(around.lead == ["please", "move", "the", "ninja"])
     #expect(around.trail == ["now"])
+    #expect(PocketSphinxRecognizer.carriers(around: 1...1, in: ["go", "up", "now"]) == (["go"], ["now"]))
     let none = PocketSphinxRecognizer.carriers(around: 7...7, in: words)
     #expect(none.lead.isEmpty)
     #expect(none.trail.isEmpty)
     #expect(PocketSphinxRecognizer.carriers(around: 0...0, in: ["up"]).lead.isEmpty)
+  }
+
+  /// 10 ms frame energies: `loud` dBFS for each (seconds, loud) part, -70 dBFS between.
+  static func energies(_ parts: [(Double, Bool)]) -> [Double] {
+    parts.flatMap { [Double](repeating: $0.1 ? -20 : -70, count: Int(($0.0 * 100).rounded())) }
+  }
+
+  @Test("two command words are apart only across a pause with a word's worth of sound on each side")
+  func pauses() {
+    // "down . down": two 300 ms words, 100 ms apart.
+    let sequence = Self.energies([(0.3, false), (0.3, true), (0.1, false), (0.3, true), (0.3, false)])
+    let quiet = PocketSphinxRecognizer.pauseLevel(sequence)
+    #expect(quiet > -70 && quiet < -20)
+    #expect(PocketSphinxRecognizer.separated(0.3...0.6, 0.7...1.0, energies: sequence, quiet: quiet))
+    // A 50 ms dip (a stop's closure) is no pause.
+    let closure = Self.energies([(0.3, false), (0.3, true), (0.05, false), (0.3, true), (0.3, false)])
+    #expect(!PocketSphinxRecognizer.separated(0.3...0.6, 0.65...0.95, energies: closure, quiet: quiet))
+    // A pause with only a 60 ms burst after it ("eigh-t") is not two words.
+    let burst = Self.energies([(0.3, false), (0.3, true), (0.1, false), (0.06, true), (0.5, false)])
+    #expect(!PocketSphinxRecognizer.separated(0.3...0.6, 0.7...0.76, energies: burst, quiet: quiet))
   }
 }
