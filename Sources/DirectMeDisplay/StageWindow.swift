@@ -1,6 +1,7 @@
 import CSDL2
 import DirectMeCore
 import Foundation
+import Synchronization
 
 /// An SDL call that failed, with SDL's own message.
 public struct SDLError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -70,33 +71,38 @@ public final class StageWindow {
     try Self.checkFile(assets.font, what: "font", hint: "install fonts-dejavu-core, or pass another TrueType font")
     self.size = size
 
-    if SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) != 0 {
+    if SDL_InitSubSystem(Self.subsystems) != 0 {
       throw SDLError.last(
         "SDL_Init", hint: "no display? set DISPLAY (or SDL_VIDEODRIVER=dummy), or run with --headless")
     }
-    if TTF_WasInit() == 0 && TTF_Init() != 0 {
-      throw SDLError.last("TTF_Init")
+    // A failure from here on undoes what was set up, SDL_Init included.
+    var undo: [() -> Void] = [{ SDL_QuitSubSystem(Self.subsystems) }]
+    func fail(_ error: SDLError) -> SDLError {
+      undo.reversed().forEach { $0() }
+      return error
     }
+    // Both are counted: each window's init is undone by its deinit.
+    guard TTF_Init() == 0 else { throw fail(SDLError.last("TTF_Init")) }
+    undo.append { TTF_Quit() }
     guard
       let window = SDL_CreateWindow(
         title, Int32(bitPattern: 0x2FFF_0000), Int32(bitPattern: 0x2FFF_0000), Int32(size.width),
         Int32(size.height), SDL_WINDOW_SHOWN.rawValue)
     else {
-      throw SDLError.last("SDL_CreateWindow", hint: "no display? run with --headless")
+      throw fail(SDLError.last("SDL_CreateWindow", hint: "no display? run with --headless"))
     }
     self.window = window
+    undo.append { SDL_DestroyWindow(window) }
     // The software renderer everywhere: the scene is small, and it reads back exactly.
     guard let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
-      SDL_DestroyWindow(window)
-      throw SDLError.last("SDL_CreateRenderer")
+      throw fail(SDLError.last("SDL_CreateRenderer"))
     }
     self.renderer = renderer
+    undo.append { SDL_DestroyRenderer(renderer) }
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
 
     guard let surface = SDL_LoadBMP_RW(SDL_RWFromFile(assets.sprite, "rb"), 1) else {
-      SDL_DestroyRenderer(renderer)
-      SDL_DestroyWindow(window)
-      throw SDLError.last("SDL_LoadBMP_RW", hint: "is \(assets.sprite) a BMP?")
+      throw fail(SDLError.last("SDL_LoadBMP_RW", hint: "is \(assets.sprite) a BMP?"))
     }
     SDL_SetColorKey(surface, 1, SDL_MapRGB(surface.pointee.format, 255, 0, 255))
     spriteSize = Size(
@@ -104,22 +110,25 @@ public final class StageWindow {
     let texture = SDL_CreateTextureFromSurface(renderer, surface)
     SDL_FreeSurface(surface)
     guard let texture else {
-      SDL_DestroyRenderer(renderer)
-      SDL_DestroyWindow(window)
-      throw SDLError.last("SDL_CreateTextureFromSurface")
+      throw fail(SDLError.last("SDL_CreateTextureFromSurface"))
     }
     sprite = texture
-    guard let font = TTF_OpenFont(assets.font, 20), let smallFont = TTF_OpenFont(assets.font, 16) else {
-      SDL_DestroyTexture(texture)
-      SDL_DestroyRenderer(renderer)
-      SDL_DestroyWindow(window)
-      throw SDLError.last("TTF_OpenFont", hint: "is \(assets.font) a TrueType font?")
+    undo.append { SDL_DestroyTexture(texture) }
+    guard let font = TTF_OpenFont(assets.font, 20) else {
+      throw fail(SDLError.last("TTF_OpenFont", hint: "is \(assets.font) a TrueType font?"))
+    }
+    undo.append { TTF_CloseFont(font) }
+    guard let smallFont = TTF_OpenFont(assets.font, 16) else {
+      throw fail(SDLError.last("TTF_OpenFont", hint: "is \(assets.font) a TrueType font?"))
     }
     self.font = font
     self.smallFont = smallFont
+    Self.openWindows.withLock { $0 += 1 }
   }
 
   deinit {
+    // No wake() may push an event while SDL shuts down.
+    Self.openWindows.withLock { $0 -= 1 }
     for cached in textCache.values { SDL_DestroyTexture(cached.texture) }
     TTF_CloseFont(font)
     TTF_CloseFont(smallFont)
@@ -127,8 +136,13 @@ public final class StageWindow {
     SDL_DestroyRenderer(renderer)
     SDL_DestroyWindow(window)
     TTF_Quit()
-    SDL_Quit()
+    SDL_QuitSubSystem(Self.subsystems)
   }
+
+  private static let subsystems = UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
+
+  /// Whether SDL's video is up (a window is open, or one was not closed properly).
+  static var isVideoUp: Bool { SDL_WasInit(UInt32(SDL_INIT_VIDEO)) != 0 }
 
   private static func checkFile(_ path: String, what: String, hint: String? = nil) throws {
     guard FileManager.default.isReadableFile(atPath: path) else {
@@ -140,10 +154,16 @@ public final class StageWindow {
 
   /// Wakes a thread blocked in `waitForInput`; safe from any thread.
   public static func wake() {
-    var event = SDL_Event()
-    event.type = wakeEvent
-    SDL_PushEvent(&event)
+    openWindows.withLock { open in
+      guard open > 0 else { return }
+      var event = SDL_Event()
+      event.type = wakeEvent
+      SDL_PushEvent(&event)
+    }
   }
+
+  /// How many windows are open; wake() pushes events only while one is (SDL is up).
+  static let openWindows = Mutex(0)
 
   /// Waits up to `timeout` seconds (forever with `nil`) for something to happen, then
   /// returns everything that has.

@@ -61,21 +61,29 @@ struct Live: ParsableCommand {
         let chunks = BlockingQueue<(samples: [Int16], wall: Double)>()
         let chunkSamples = Microphone.sampleRate / 100
         let microphoneBox = UncheckedBox(microphone)
+        // What stopped the capture for good: an error that reconnecting cannot cure.
+        let fatal = Locked<Error?>(nil)
         let capture = Thread {
           var microphone: Microphone? = microphoneBox.value
           var backoff = 0.25
+          defer { chunks.close() }
           while !channel.isClosed {
             guard let current = microphone else {
-              // Reconnect with backoff (0.25 s doubling to 4 s) until the source is back.
+              // Reconnect with backoff (0.25 s doubling to 4 s) while the server or source
+              // is away; any other error ends the capture with its reason.
               let deadline = Date(timeIntervalSinceNow: backoff)
               while Date() < deadline && !channel.isClosed { Thread.sleep(forTimeInterval: 0.05) }
-              if let back = try? Microphone(device: device) {
-                microphone = back
+              do {
+                microphone = try Microphone(device: device)
                 backoff = 0.25
                 channel.post(.status(nil))
                 warn("directme: microphone back")
-              } else {
+              } catch let error as PulseAudioError where error.isConnectionLost {
                 backoff = min(backoff * 2, 4)
+                channel.post(.status("microphone lost (\(error)); retrying in \(String(format: "%.2g", backoff)) s"))
+              } catch {
+                fatal.value = error
+                return
               }
               continue
             }
@@ -85,10 +93,13 @@ struct Live: ParsableCommand {
             } catch {
               microphone = nil
               chunks.push(([], InstructionTiming.now()))
+              guard (error as? PulseAudioError)?.isConnectionLost ?? false else {
+                fatal.value = error
+                return
+              }
               channel.post(.status("microphone lost (\(error)); reconnecting"))
             }
           }
-          chunks.close()
         }
         capture.start()
 
@@ -134,7 +145,12 @@ struct Live: ParsableCommand {
             }
           }
           post(try listener.finish())
-          channel.post(.finished(failed: false))
+          if let error = fatal.value {
+            channel.post(.status("microphone failed: \(error)"))
+            channel.post(.finished(failed: true))
+          } else {
+            channel.post(.finished(failed: false))
+          }
         } catch {
           channel.post(.status("recognizer failed: \(error)"))
           channel.post(.finished(failed: true))
@@ -142,6 +158,17 @@ struct Live: ParsableCommand {
       }
       if outcome.failed { throw ExitCode(1) }
     }
+  }
+}
+
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
   }
 }
 

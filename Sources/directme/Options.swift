@@ -22,7 +22,12 @@ struct RecognizerOptions: ParsableArguments {
       "Detector settings learned by 'directme tune' (default: detector.json in the model folder).", valueName: "file"))
   var detector: String?
 
-  @Option(help: "How many transcriptions to keep per utterance, the best included (the final pass gives at most 2: the commands reading and the other-words reading).")
+  @Option(
+    help: """
+      Readings kept per utterance, the best included: 2 (the commands reading and the \
+      other-words reading, each word with its time and score) or 1 (the best only, which \
+      turns off the near-miss rescue).
+      """)
   var alternates: Int = 2
 
   @Option(
@@ -40,8 +45,9 @@ struct RecognizerOptions: ParsableArguments {
     for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
       throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
     }
-    guard alternates >= 1, alternates <= 100 else {
-      throw ValidationError("--alternates must be between 1 and 100 (got \(alternates))")
+    guard alternates == 1 || alternates == 2 else {
+      throw ValidationError(
+        "--alternates must be 1 or 2 (got \(alternates)): the final pass gives the commands reading and the other-words reading")
     }
     if let threshold, !(threshold > 0 && threshold < 1) {
       throw ValidationError("--threshold must be a confidence between 0 and 1 (got \(threshold))")

@@ -145,4 +145,25 @@ struct StageWindowTests {
       "\(error)".contains("/nonexistent/font.ttf")
     }
   }
+
+  @Test("a window that fails to open undoes all it set up, SDL included; wake() once it is gone does nothing")
+  func failedOpenUndoes() throws {
+    let sprite = TestSupport.repositoryRoot.appendingPathComponent("Assets/ninja.bmp").path
+    #expect(!StageWindow.isVideoUp)
+    // A font file that is not a font: fails at TTF_OpenFont, after SDL and the window are up.
+    #expect {
+      _ = try StageWindow(assets: WindowAssets(sprite: sprite, font: sprite))
+    } throws: { error in
+      "\(error)".contains("TrueType")
+    }
+    #expect(!StageWindow.isVideoUp)
+    do {
+      let window = try makeWindow()
+      #expect(StageWindow.isVideoUp)
+      withExtendedLifetime(window) {}
+    }
+    #expect(!StageWindow.isVideoUp)
+    StageWindow.wake()
+    #expect(!StageWindow.isVideoUp)
+  }
 }

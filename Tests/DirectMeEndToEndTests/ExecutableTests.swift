@@ -253,6 +253,10 @@ struct ExecutableTests {
     let run = try TestSupport.run([executable!.path, "replay", "--alternates", "0", "x.wav"])
     #expect(run.status != 0)
     #expect(run.stderr.contains("--alternates"))
+    // At most two readings exist: asking for more is refused, not silently ignored.
+    let more = try TestSupport.run([executable!.path, "replay", "--alternates", "5", "x.wav"])
+    #expect(more.status != 0)
+    #expect(more.stderr.contains("--alternates must be 1 or 2"), "\(more.stderr)")
     let unknown = try TestSupport.run([executable!.path, "--frobnicate"])
     #expect(unknown.status != 0)
     #expect(unknown.stderr.contains("frobnicate"))
