@@ -86,7 +86,8 @@ def main():
         " * <commands> is a command utterance: directions with optional carrier words.",
         f" * <garbage> is one other word of {len(words)} frequent words (carriers included; homophones of",
         f" * commands left out: {', '.join(left_out) or 'none'}). The final pass decodes each command",
-        " * word's stretch of audio with <direction> and with <garbage> and compares them.",
+        " * word's stretch of audio with <direction> and with <garbage> and compares them; when",
+        " * carriers were heard around the command, with <carried_direction> and <carried_garbage>.",
         " */",
         "grammar directme;",
         "",
@@ -97,6 +98,8 @@ def main():
         "<lead> = [please] (move [the ninja] | go) | please;",
         "<trail> = now | please;",
         "<direction> = " + " | ".join(COMMANDS) + ";",
+        "<carried_direction> = [<lead>] <direction> [<trail>];",
+        "<carried_garbage> = [<lead>] <garbage> [<trail>];",
         "",
         "",
 

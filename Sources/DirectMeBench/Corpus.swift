@@ -228,7 +228,18 @@ public struct CorpusBuilder {
   }
 
   /// The phrase spoken by the voice, as 16 kHz samples with 300 ms of silence around.
+  /// A "." ends a sentence and is a 300 ms pause, as people pause between commands
+  /// (the voices' own sentence pause is about 100 ms).
   public func speak(_ text: String, voice: Voice) throws -> [Int16] {
+    let sentences = text.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    if sentences.count > 1 {
+      var samples = Signal.silence(0.3)
+      for (index, sentence) in sentences.enumerated() {
+        if index > 0 { samples += Signal.silence(0.3) }
+        samples += Signal.trimmed(try speak(sentence, voice: voice))
+      }
+      return samples + Signal.silence(0.3)
+    }
     let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
     let file = cache.appendingPathComponent("speech-\(String(key, radix: 16)).wav")
     if !FileManager.default.fileExists(atPath: file.path) {

@@ -91,8 +91,26 @@ public enum TestSupport {
   }
 
   /// Speaks `text` into a 16 kHz mono 16-bit WAV at `url`, with `pad` seconds of silence
-  /// before and after. A "." in the text is a pause.
-  public static func speak(_ text: String, voice: Voice, to url: URL, pad: Double = 0.3) throws {
+  /// before and after. A "." in the text ends a sentence and is a pause of `pause` seconds,
+  /// as people pause between commands (200-400 ms; the voices' own sentence pause is
+  /// about 100 ms, shorter than DirectMe's pause between two commands).
+  public static func speak(_ text: String, voice: Voice, to url: URL, pad: Double = 0.3, pause: Double = 0.3) throws {
+    let sentences = text.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    guard sentences.count > 1 else { return try speakSentence(text, voice: voice, to: url, pad: pad) }
+    let parts = try sentences.enumerated().map { index, sentence in
+      let part = url.deletingPathExtension().appendingPathExtension("part\(index).wav")
+      try speakSentence(sentence, voice: voice, to: part, pad: 0)
+      return part
+    }
+    defer { parts.forEach { try? FileManager.default.removeItem(at: $0) } }
+    let joined = url.deletingPathExtension().appendingPathExtension("joined.wav")
+    defer { try? FileManager.default.removeItem(at: joined) }
+    try concatenate(parts, gaps: Array(repeating: pause, count: parts.count - 1), to: joined)
+    let padded = try run(["sox", joined.path, url.path, "pad", String(pad), String(pad)])
+    guard padded.status == 0 else { throw SynthesisError(message: "sox failed: \(padded.stderr)") }
+  }
+
+  private static func speakSentence(_ text: String, voice: Voice, to url: URL, pad: Double) throws {
     let raw = url.deletingPathExtension().appendingPathExtension("raw.wav")
     defer { try? FileManager.default.removeItem(at: raw) }
     let made: Run
