@@ -59,7 +59,7 @@ public struct TuningScore: Hashable, Sendable, Codable {
 public struct TuningOptions: Sendable {
   /// The most other-speech false alarms (evenly weighted across kinds) the operating point
   /// may cause on the tuning recordings.
-  public var maximumFalseAlarms = 0.05
+  public var maximumFalseAlarms = 0.035
   /// The most noise-only false alarms.
   public var maximumNoiseFalseAlarms = 0.01
   /// The share of correct command words the gate and the minimum durations must keep.

@@ -25,8 +25,13 @@ struct Tune: ParsableCommand {
   @Option(help: "Share of the speakers held out to check the detector on.")
   var checkShare: Double = 0.25
 
-  @Option(help: "Most other-speech false alarms allowed on the tuning speakers (0-1, each kind of word weighing the same).")
-  var maxFalseAlarms: Double = 0.05
+  @Option(
+    help: """
+      Most other-speech false alarms allowed on the tuning speakers (0-1, each kind of word \
+      weighing the same). Below the 5% wanted: new speakers say words the tuning set has \
+      few of (off, yes, no, stop); 5% on tuning speakers was 10% on the dev set, 3.5% was 6.9%.
+      """)
+  var maxFalseAlarms: Double = 0.035
 
   @Option(help: "Most noise-only false alarms allowed (0-1), with --noise.")
   var maxNoiseFalseAlarms: Double = 0.01
