@@ -203,4 +203,30 @@ struct FinalPassTests {
     #expect(!PocketSphinxRecognizer.separated(0.3...0.6, 0.7...1.0, energies: closure, quiet: quiet))
   }
 
+
+  /// The words of rule `<name>` in the shipped grammar (not the rules it refers to).
+  static func ruleWords(_ name: String, in grammar: String) throws -> Set<String> {
+    let start = try #require(grammar.range(of: "<\(name)> = "))
+    let end = try #require(grammar[start.upperBound...].firstIndex(of: ";"))
+    let definition = String(grammar[start.upperBound..<end])
+      .replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+    return Set(definition.split(whereSeparator: { !$0.isLetter && $0 != "'" }).map(String.init))
+  }
+
+  @Test("one vocabulary: the grammar's commands and carriers are the interpreter's and the final pass's")
+  func oneVocabulary() throws {
+    let grammar = try String(
+      contentsOf: TestSupport.repositoryRoot.appendingPathComponent("grammars/directme.gram"), encoding: .utf8)
+    #expect(try Self.ruleWords("direction", in: grammar) == Set(Vocabulary.standard.commands.keys))
+    let lead = try Self.ruleWords("lead", in: grammar)
+    let trail = try Self.ruleWords("trail", in: grammar)
+    let joiners = try Self.ruleWords("commands", in: grammar)
+    #expect(lead.union(trail).union(joiners) == Vocabulary.standard.carriers)
+    #expect(Set(PocketSphinxRecognizer.leads.joined()) == lead)
+    #expect(Set(PocketSphinxRecognizer.trails.joined()) == trail)
+    // The garbage holds no command and no word that sounds exactly like one.
+    let garbage = try Self.ruleWords("garbage", in: grammar)
+    #expect(garbage.isDisjoint(with: Vocabulary.standard.commands.keys))
+    #expect(garbage.isDisjoint(with: ["write", "rite", "wright"]))
+  }
 }
