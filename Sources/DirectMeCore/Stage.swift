@@ -40,6 +40,9 @@ public struct Stage: Sendable {
   public private(set) var isListening: Bool
   public private(set) var partial = ""
   public private(set) var lastUtterance: Utterance?
+  /// The directions acted on in the last utterance: an early result's and those its
+  /// continuation added ("move left. up." shows "left up", not just "up").
+  public private(set) var utteranceDirections: [Direction] = []
   public var status: String?
   public var level: Double?
 
@@ -66,6 +69,8 @@ public struct Stage: Sendable {
       return []
     case .final(let utterance):
       partial = ""
+      let continues = lastUtterance.map { $0.isEarly && abs($0.result.start - utterance.result.start) < 1e-6 } ?? false
+      utteranceDirections = (continues ? utteranceDirections : []) + utterance.interpretation.directions
       lastUtterance = utterance
       return utterance.interpretation.instructions.map { animator.enqueue($0.direction, at: time) }
     }
@@ -79,9 +84,10 @@ public struct Stage: Sendable {
       isListening: isListening,
       partial: partial,
       lastTranscript: lastUtterance?.result.bestTranscription.formattedString ?? "",
-      lastInstructions: interpretation?.directions ?? [],
+      lastInstructions: utteranceDirections,
       rescues: interpretation?.rescues.map { "\($0.heard) -> \($0.taken.rawValue)" } ?? [],
-      rejection: interpretation?.rejection?.reason,
+      // Nothing new at the end of an utterance that already moved the ninja is no rejection.
+      rejection: utteranceDirections.isEmpty ? interpretation?.rejection?.reason : nil,
       status: status,
       level: level)
   }

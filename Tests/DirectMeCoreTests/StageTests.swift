@@ -27,6 +27,25 @@ struct StageTests {
     #expect(!stage.isAnimating(at: 11.0))
   }
 
+  @Test("an early result and the rest of its utterance show all the directions acted on")
+  func earlyThenRest() {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)),
+      isListening: true)
+    var early = utterance([("move", 0, 0.3), ("left", 0.3, 0.6)])
+    early.isEarly = true
+    stage.apply(.final(early), at: 1)
+    #expect(stage.scene(at: 1).lastInstructions == [.left])
+    // The rest of the same utterance adds "up" only (the listener leaves out what was acted on).
+    let rest = RecognitionResult(transcriptions: [transcription([("up", 1.0, 1.2)], score: -10)], start: 0, end: 1.5)
+    stage.apply(.final(Utterance(result: rest, interpretation: Interpreter().interpret(rest), emittedAt: 2)), at: 2)
+    #expect(stage.scene(at: 2).lastInstructions == [.left, .up])
+    // A new utterance starts afresh.
+    let next = RecognitionResult(transcriptions: [transcription([("down", 3.0, 3.3)], score: -10)], start: 3, end: 3.5)
+    stage.apply(.final(Utterance(result: next, interpretation: Interpreter().interpret(next), emittedAt: 4)), at: 4)
+    #expect(stage.scene(at: 4).lastInstructions == [.down])
+  }
+
   @Test("partials show while speech goes on and clear at the final result")
   func partials() {
     var stage = Stage(
