@@ -5,12 +5,17 @@ import Foundation
 public enum Signal {
   public static let rate = 16_000
 
-  /// Mean power of 10 ms frames, in dBFS.
-  public static func frameEnergies(_ samples: [Int16]) -> [Double] {
-    stride(from: 0, to: samples.count, by: 160).map { start in
-      let frame = samples[start..<min(start + 160, samples.count)]
-      let power = frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, frame.count))
-      return 10 * log10(max(power, 1e-3) / (32768.0 * 32768.0))
+  /// Mean power of frames of `length` samples (10 ms at 16 kHz), in dBFS, the power floored
+  /// at `floor` (sample units squared). A last, shorter frame counts unless `wholeFrames`.
+  public static func frameEnergies(
+    _ samples: [Int16], length: Int = 160, floor: Double = 1e-3, wholeFrames: Bool = false
+  ) -> [Double] {
+    let end = wholeFrames ? samples.count / length * length : samples.count
+    return stride(from: 0, to: end, by: length).map { start in
+      var sum = 0.0
+      for index in start..<min(start + length, end) { sum += Double(samples[index]) * Double(samples[index]) }
+      let power = sum / Double(max(1, min(length, end - start)))
+      return 10 * log10(max(power, floor) / (32768.0 * 32768.0))
     }
   }
 

@@ -25,18 +25,7 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     let frames = samples.count / hop
     guard frames >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
     // Energies of the full-band frames, dBFS.
-    var energies = [Double](repeating: -100, count: frames)
-    samples.withUnsafeBufferPointer { buffer in
-      for frame in 0..<frames {
-        var sum = 0.0
-        for index in frame * hop..<(frame + 1) * hop {
-          let value = Double(buffer[index])
-          sum += value * value
-        }
-        energies[frame] = 10 * log10(max(sum / Double(hop), 1e-2) / (32768.0 * 32768.0))
-      }
-    }
-    let sorted = energies.sorted()
+    let sorted = Signal.frameEnergies(samples, length: hop, floor: 1e-2, wholeFrames: true).sorted()
     let background = sorted[frames / 10]
     let loud = sorted[min(frames - 1, frames * 95 / 100)]
     let periods = Self.pitchPeriods(samples, sampleRate: sampleRate, frames: frames)

@@ -257,7 +257,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     // Command words without a pause between them are one slot: one word read as two
     // ("zero" as "right up"). A pause is in the audio, not in where the decoder drew the
     // boundaries: a stretch quiet like the background.
-    let energies = Self.frameEnergies(audio)
+    let energies = Signal.frameEnergies(audio, floor: 1e-2, wholeFrames: true)
     let quiet = Self.pauseLevel(energies)
     var slots: [[Int]] = []
     for index in checked {
@@ -271,6 +271,7 @@ public final class PocketSphinxRecognizer: Recognizer {
         slots.append([index])
       }
     }
+    let words = spoken.map { commands.segments[$0].word }
     var marked = commands
     var others = commands
     var gap = 0.0
@@ -283,11 +284,9 @@ public final class PocketSphinxRecognizer: Recognizer {
       // when they last long enough to be words; a short one is more often breath or noise
       // read as "now" than a word, and stays in.
       var (low, high) = (from, to)
-      let words = spoken.map { commands.segments[$0].word }
-      let (lead, trail) = Self.carriers(
-        around: spoken.firstIndex(of: slot.first!)!...spoken.firstIndex(of: slot.last!)!, in: words)
       let firstSpoken = spoken.firstIndex(of: slot.first!)!
       let lastSpoken = spoken.firstIndex(of: slot.last!)!
+      let (lead, trail) = Self.carriers(around: firstSpoken...lastSpoken, in: words)
       // With two or more carriers heard around the command ("go up now", "move the ninja
       // left"), both sides may explain them: <carried_direction> against <carried_garbage>.
       // One carrier alone is as often part of the word or a breath ("go" read before a
@@ -357,15 +356,6 @@ public final class PocketSphinxRecognizer: Recognizer {
     ["please", "move", "the", "ninja"], ["move", "the", "ninja"], ["please", "move"], ["please", "go"], ["move"], ["go"], ["please"],
   ]
   static let trails: [[String]] = [["now"], ["please"]]
-
-  /// Energies of 10 ms frames, dBFS.
-  static func frameEnergies(_ samples: [Int16]) -> [Double] {
-    stride(from: 0, to: samples.count - 159, by: 160).map { start in
-      var sum = 0.0
-      for index in start..<start + 160 { sum += Double(samples[index]) * Double(samples[index]) }
-      return 10 * log10(max(sum / 160, 1e-2) / (32768.0 * 32768.0))
-    }
-  }
 
   /// The level (dBFS) under which a frame is quiet: close to the background (the quietest
   /// tenth of the frames that are not digital silence) or far below the loud part of the
