@@ -59,6 +59,25 @@ func stream(quiet: Double, loud: Double, after: Double) -> [[Int16]] {
   return frames
 }
 
+/// The finals of a listener deciding early, over 10 ms chunks: 1 s of near-silence, 0.6 s
+/// of tone, a 0.15 s pause (longer than quickEndSilence), `more` frames of tone, 1 s quiet.
+func earlyFinals(_ recognizer: FakeRecognizer, more: Int, seed: UInt64) throws -> [Utterance] {
+  recognizer.early = true
+  let listener = CommandListener(
+    recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
+  var seed = seed
+  let chunks =
+    frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
+    + frames("quiet", count: 15, seed: &seed) + frames("tone", count: more, seed: &seed)
+    + frames("quiet", count: 100, seed: &seed)
+  var finals: [Utterance] = []
+  for chunk in chunks {
+    for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
+  }
+  for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+  return finals
+}
+
 @Suite("CommandListener")
 struct CommandListenerTests {
   @Test("a command followed by a short pause is acted on at once; what follows in the same utterance adds only new instructions")
@@ -66,20 +85,7 @@ struct CommandListenerTests {
     // Speech 1.0-2.0 s: "down" ends at 0.4 s into it, then a 0.3 s pause (tone continues in
     // the stream, so the endpointer sees one utterance; the fake reading gives the words).
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
-    recognizer.early = true
-    let listener = CommandListener(
-      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
-    var finals: [Utterance] = []
-    // Tone 0.8 s, quiet 0.15 s (a pause longer than quickEndSilence), tone 0.5 s, quiet 1 s.
-    var seed: UInt64 = 3
-    let chunks =
-      frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
-      + frames("quiet", count: 15, seed: &seed) + frames("tone", count: 50, seed: &seed)
-      + frames("quiet", count: 100, seed: &seed)
-    for chunk in chunks {
-      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
-    }
-    for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+    let finals = try earlyFinals(recognizer, more: 50, seed: 3)
 
     #expect(recognizer.starts == 1, "one utterance")
     #expect(finals.count == 2)
@@ -174,19 +180,7 @@ struct CommandListenerTests {
     // boundaries a little moved: only "up" is new.
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6)])
     recognizer.finalReading = [("up", 0.0, 0.2), ("down", 0.32, 0.62)]
-    recognizer.early = true
-    let listener = CommandListener(
-      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
-    var seed: UInt64 = 5
-    let chunks =
-      frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
-      + frames("quiet", count: 15, seed: &seed) + frames("tone", count: 20, seed: &seed)
-      + frames("quiet", count: 100, seed: &seed)
-    var finals: [Utterance] = []
-    for chunk in chunks {
-      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
-    }
-    for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+    let finals = try earlyFinals(recognizer, more: 20, seed: 5)
     #expect(finals.first?.isEarly == true)
     #expect(finals.first?.interpretation.directions == [.down])
     #expect(finals.flatMap(\.interpretation.directions).sorted { $0.rawValue < $1.rawValue } == [.down, .up])
@@ -199,19 +193,7 @@ struct EarlyThenOtherTests {
   @Test("an early \"down\" followed by other speech ends in a final that says why it moved nothing more")
   func earlyThenHello() throws {
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("hello", 0.75, 0.95)])
-    recognizer.early = true
-    let listener = CommandListener(
-      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
-    var seed: UInt64 = 7
-    let chunks =
-      frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
-      + frames("quiet", count: 15, seed: &seed) + frames("tone", count: 20, seed: &seed)
-      + frames("quiet", count: 100, seed: &seed)
-    var finals: [Utterance] = []
-    for chunk in chunks {
-      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
-    }
-    for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+    let finals = try earlyFinals(recognizer, more: 20, seed: 7)
     #expect(finals.flatMap(\.interpretation.directions) == [.down])
     let last = try #require(finals.last)
     #expect(last.interpretation.instructions.isEmpty)
