@@ -23,9 +23,19 @@ let package = Package(
       providers: [.apt(["libpulse-dev"])]
     ),
     .systemLibrary(
+      name: "CSndFile",
+      pkgConfig: "sndfile",
+      providers: [.apt(["libsndfile1-dev"])]
+    ),
+    .systemLibrary(
+      name: "CSampleRate",
+      pkgConfig: "samplerate",
+      providers: [.apt(["libsamplerate0-dev"])]
+    ),
+    .systemLibrary(
       name: "CSDL2",
       pkgConfig: "sdl2",
-      providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev"])]
+      providers: [.apt(["libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"])]
     ),
 
     // Pure Swift: directions, hypotheses, interpretation and rescue, endpointing,
@@ -34,7 +44,7 @@ let package = Package(
 
     // Adapters: one per outside world. Only these import the C modules.
     .target(name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "CPocketSphinx"]),
-    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple"]),
+    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple", "CSndFile", "CSampleRate"]),
     .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
 
     // Adaptation and tuning: runs sphinxtrain's tools on labelled recordings, learns the

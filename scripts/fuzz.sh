@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fuzzes the WAV reader, the labels parser, the interpreter (100,000 inputs each) and grammar
+# Fuzzes the audio file reader (WAV, FLAC, OGG and MP3 seeds), the labels parser, the interpreter (100,000 inputs each) and grammar
 # loading (10,000 grammars, each built into a PocketSphinx search). The test suite runs a
 # short pass of the same tests.
 set -eu

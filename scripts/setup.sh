@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   pkg-config
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx pocketsphinx-en-us sphinxtrain
-  libpulse-dev pulseaudio pulseaudio-utils
-  libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
+  libpulse-dev pulseaudio pulseaudio-utils libsndfile1-dev libsamplerate0-dev
+  libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core
   espeak-ng flite sox sphinxbase-utils
   xvfb
 )

@@ -1,87 +1,72 @@
-import Foundation
+import CSampleRate
 
-/// Converts a stream of samples from one rate to another with a windowed-sinc filter,
-/// block by block (the blocks may be any size).
-public struct Resampler: Sendable {
+/// Converts a stream of mono samples from one rate to another through libsamplerate's
+/// band-limited sinc converter, block by block (the blocks may be any size).
+///
+/// The corresponding C functions are `src_new`, `src_process` and `src_delete`.
+public final class Resampler {
   public let inputRate: Int
   public let outputRate: Int
-  private let halfWidth: Int  // input samples on each side of an output instant
-  private let cutoff: Double  // of the input's Nyquist frequency
-  private let table: [Float]  // the kernel, sampled `resolution` times per input sample
-  private let resolution = 64
-  private var buffer: [Float] = []
-  private var bufferStart = 0  // absolute index of buffer[0]
-  private var nextOutput = 0  // absolute index of the next output sample
+  private let state: OpaquePointer?
+  private let ratio: Double
 
-  public init(from inputRate: Int, to outputRate: Int, zeroCrossings: Int = 12) {
+  public init(from inputRate: Int, to outputRate: Int) {
     self.inputRate = inputRate
     self.outputRate = outputRate
-    let ratio = Double(outputRate) / Double(inputRate)
-    cutoff = min(1, ratio) * 0.94
-    halfWidth = Int((Double(zeroCrossings) / cutoff).rounded(.up))
-    var table = [Float](repeating: 0, count: halfWidth * resolution + 2)
-    for index in table.indices {
-      let x = Double(index) / Double(resolution)
-      guard x <= Double(halfWidth) else { continue }
-      let sinc = x == 0 ? 1 : sin(.pi * cutoff * x) / (.pi * cutoff * x)
-      let window = 0.42 + 0.5 * cos(.pi * x / Double(halfWidth)) + 0.08 * cos(2 * .pi * x / Double(halfWidth))
-      table[index] = Float(cutoff * sinc * window)
+    ratio = Double(outputRate) / Double(inputRate)
+    if inputRate == outputRate {
+      state = nil
+    } else {
+      var error: Int32 = 0
+      state = src_new(Int32(SRC_SINC_MEDIUM_QUALITY), 1, &error)
     }
-    self.table = table
-    // Start half a kernel early so the output is aligned with the input.
-    buffer = [Float](repeating: 0, count: halfWidth)
-    bufferStart = -halfWidth
+  }
+
+  deinit {
+    if let state { src_delete(state) }
   }
 
   public var isIdentity: Bool { inputRate == outputRate }
 
   /// Feeds input samples; returns the output samples they complete.
-  public mutating func process(_ input: [Float]) -> [Float] {
-    guard !isIdentity else { return input }
-    buffer.append(contentsOf: input)
-    return drain(final: false)
+  public func process(_ input: [Float]) -> [Float] {
+    guard let state else { return input }
+    return convert(state, input, end: false)
   }
 
   /// Ends the stream: returns the last output samples.
-  public mutating func finish() -> [Float] {
-    guard !isIdentity else { return [] }
-    buffer.append(contentsOf: [Float](repeating: 0, count: halfWidth + 1))
-    return drain(final: true)
+  public func finish() -> [Float] {
+    guard let state else { return [] }
+    return convert(state, [], end: true)
   }
 
-  private mutating func drain(final: Bool) -> [Float] {
+  private func convert(_ state: OpaquePointer, _ input: [Float], end: Bool) -> [Float] {
     var output: [Float] = []
-    let step = Double(inputRate) / Double(outputRate)
-    let lastAvailable = bufferStart + buffer.count - 1
-    // The input end (in absolute input samples) that the output may reach when finishing.
-    let inputEnd = lastAvailable - halfWidth - 1
-    buffer.withUnsafeBufferPointer { samples in
-      table.withUnsafeBufferPointer { kernel in
-        while true {
-          let t = Double(nextOutput) * step
-          let centre = Int(t.rounded(.down))
-          if centre + halfWidth > lastAvailable { break }
-          if final && t > Double(inputEnd) { break }
-          var sum: Float = 0
-          let first = centre - halfWidth + 1
-          for k in first...(centre + halfWidth) {
-            let distance = abs(t - Double(k)) * Double(resolution)
-            let index = Int(distance)
-            let fraction = Float(distance - Double(index))
-            let weight = kernel[index] + (kernel[index + 1] - kernel[index]) * fraction
-            sum += samples[k - bufferStart] * weight
-          }
-          output.append(sum)
-          nextOutput += 1
+    var chunk = [Float](repeating: 0, count: Int(Double(max(input.count, 256)) * ratio) + 256)
+    var consumed = 0
+    while true {
+      var used = 0
+      var made = 0
+      let status: Int32 = input.withUnsafeBufferPointer { source in
+        chunk.withUnsafeMutableBufferPointer { target in
+          var data = SRC_DATA()
+          data.data_in = source.baseAddress.map { UnsafePointer($0 + consumed) }
+          data.input_frames = Int(input.count - consumed)
+          data.data_out = target.baseAddress
+          data.output_frames = Int(target.count)
+          data.end_of_input = end ? 1 : 0
+          data.src_ratio = ratio
+          let status = src_process(state, &data)
+          used = Int(data.input_frames_used)
+          made = Int(data.output_frames_gen)
+          return status
         }
       }
-    }
-    // Drop input no longer needed.
-    let needed = Int((Double(nextOutput) * step).rounded(.down)) - halfWidth + 1
-    let drop = min(max(0, needed - bufferStart), buffer.count)
-    if drop > 0 {
-      buffer.removeFirst(drop)
-      bufferStart += drop
+      // Errors here are programming errors (a bad ratio); the converter is created valid.
+      guard status == 0 else { return output }
+      consumed += used
+      output.append(contentsOf: chunk[0..<made])
+      if made == 0 && consumed >= input.count { break }
     }
     return output
   }

@@ -110,7 +110,7 @@ public final class SessionRecorder {
       let from = max(recentStart, Int(start * 16_000) ) - recentStart
       let to = min(fed, Int((utterance.result.end * 16_000).rounded(.up))) - recentStart
       if from < to {
-        try WAVWriter.write(
+        try AudioFileWriter.write(
           samples: Array(recent[from..<to]), to: folder.appendingPathComponent(name).path, permissions: 0o600)
       }
       try write(

@@ -46,6 +46,6 @@ public enum Tools {
 
   /// Writes 16 kHz mono samples as a WAV file.
   public static func write(_ samples: [Int16], to path: String) throws {
-    try WAVWriter.write(samples: samples, to: path)
+    try AudioFileWriter.write(samples: samples, to: path)
   }
 }

@@ -355,17 +355,13 @@ public final class StageWindow {
     try Self.save(try capturePixels(), to: path)
   }
 
-  /// Writes `image` as PNG (`.png`) or BMP (anything else).
+  /// Writes `image` as PNG (`.png`, through SDL2_image) or BMP (anything else), atomically:
+  /// to a temporary file renamed into place.
+  ///
+  /// The corresponding C functions are `IMG_SavePNG` and `SDL_SaveBMP_RW`.
   public static func save(_ image: Image, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    if url.pathExtension.lowercased() == "png" {
-      do {
-        try Data(PNGEncoder.encode(image)).write(to: url, options: .atomic)
-      } catch {
-        throw SDLError(function: "write", message: "\(path): cannot write the screenshot (\(error.localizedDescription))")
-      }
-      return
-    }
+    let isPNG = URL(fileURLWithPath: path).pathExtension.lowercased() == "png"
+    let temporary = path + ".part-\(getpid())"
     var pixels = image.pixels
     try pixels.withUnsafeMutableBytes { bytes in
       guard
@@ -374,10 +370,24 @@ public final class StageWindow {
           SDL_PIXELFORMAT_ABGR8888.rawValue)
       else { throw SDLError.last("SDL_CreateRGBSurfaceWithFormatFrom") }
       defer { SDL_FreeSurface(surface) }
-      guard let file = SDL_RWFromFile(path, "wb") else {
-        throw SDLError.last("SDL_RWFromFile", hint: "cannot write \(path)")
+      let status: Int32
+      if isPNG {
+        status = IMG_SavePNG(surface, temporary)
+      } else if let file = SDL_RWFromFile(temporary, "wb") {
+        status = SDL_SaveBMP_RW(surface, file, 1)
+      } else {
+        status = -1
       }
-      if SDL_SaveBMP_RW(surface, file, 1) != 0 { throw SDLError.last("SDL_SaveBMP_RW") }
+      if status != 0 {
+        let reason = String(cString: SDL_GetError())
+        try? FileManager.default.removeItem(atPath: temporary)
+        throw SDLError(function: isPNG ? "IMG_SavePNG" : "SDL_SaveBMP_RW", message: "\(path): cannot write the screenshot (\(reason))")
+      }
+    }
+    guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw SDLError(function: "rename", message: "\(path): cannot write the screenshot (\(reason))")
     }
   }
 }

@@ -155,7 +155,7 @@ public struct ModelAdapter: Sendable {
       guard !samples.isEmpty else { throw ToolError("\(item.audio): no audio in the recording") }
       seconds += Double(samples.count) / 16_000
       let id = String(format: "u%06d", index)
-      try WAVWriter.write(samples: samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
+      try AudioFileWriter.write(samples: samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
       utterances.append((id, item.words))
       if !noises.isEmpty {
         for copy in 0..<options.noisyCopies {
@@ -163,7 +163,7 @@ public struct ModelAdapter: Sendable {
           let snr = Double.random(in: options.snr, using: &random)
           let mixed = Signal.mix(samples, noise: noise, snr: snr, offset: Int.random(in: 0..<noise.count, using: &random))
           let noisyID = id + "n\(copy)"
-          try WAVWriter.write(samples: mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
+          try AudioFileWriter.write(samples: mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
           utterances.append((noisyID, item.words))
         }
       }
@@ -329,17 +329,15 @@ public struct ModelAdapter: Sendable {
     counter.finish()
   }
 
-  /// The noise recordings in a folder (WAV files, any format), at 16 kHz.
+  /// The noise recordings in a folder (audio files of any format), at 16 kHz.
   public static func loadNoises(_ folder: String) throws -> [[Int16]] {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
       throw ToolError("\(folder): noise folder not found")
     }
-    let files = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? [])
-      .filter { $0.lowercased().hasSuffix(".wav") }.sorted()
-    guard !files.isEmpty else { throw ToolError("\(folder): no .wav noise recordings in it") }
-    return try files.map { name in
-      let path = folder + "/" + name
+    let files = AudioFileReader.expand([folder])
+    guard !files.isEmpty else { throw ToolError("\(folder): no noise recordings (.wav, .flac, ...) in it") }
+    return try files.map { path in
       do {
         let samples = try AudioFileSource.readAll(path: path)
         guard samples.count >= 16_000 else { throw ToolError("shorter than 1 s") }

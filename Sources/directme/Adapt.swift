@@ -33,7 +33,7 @@ struct Adapt: ParsableCommand {
   @Option(help: "map, mllr, or auto (MLLR below \(Int(AdaptationOptions.minutesForMAP)) minutes of audio, MAP above).")
   var method: Method = .auto
 
-  @Option(help: ArgumentHelp("Noise recordings (WAV) to mix into a copy of each recording.", valueName: "folder"))
+  @Option(help: ArgumentHelp("Noise recordings (audio files) to mix into a copy of each recording.", valueName: "folder"))
   var noise: String?
 
   @Option(help: ArgumentHelp("Signal-to-noise ratios of the noisy copies, in dB.", valueName: "low:high"))

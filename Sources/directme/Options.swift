@@ -122,22 +122,3 @@ extension ParsableCommand {
   }
 }
 
-/// Expands files and folders into WAV files, in a stable order; folders are searched
-/// recursively. Paths that do not exist are kept, to fail with their own error.
-func expandAudioPaths(_ paths: [String]) -> [String] {
-  var result: [String] = []
-  let fileManager = FileManager.default
-  for path in paths {
-    var isFolder: ObjCBool = false
-    if fileManager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-      let found = (fileManager.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
-        .filter { $0.lowercased().hasSuffix(".wav") }
-        .sorted()
-        .map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
-      result.append(contentsOf: found)
-    } else {
-      result.append(path)
-    }
-  }
-  return result
-}

@@ -8,12 +8,13 @@ struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run recorded command files through the same pipeline as the microphone.",
     discussion: """
-      Each WAV file (any rate, channels and encoding) is fed to the recognizer in 10 ms chunks \
-      as if spoken live. Folders are searched for .wav files.
+      Each audio file (WAV in any encoding, A-law and mu-law included, FLAC, OGG/Vorbis, Opus, \
+      MP3, AIFF; any rate and channels) is fed to the recognizer in 10 ms chunks as if spoken \
+      live. Folders are searched for such files.
       """
   )
 
-  @Argument(help: ArgumentHelp("WAV files or folders of them.", valueName: "path"))
+  @Argument(help: ArgumentHelp("Audio files or folders of them.", valueName: "path"))
   var paths: [String]
 
   @Flag(help: "Print one JSON object per file per line.")
@@ -32,7 +33,7 @@ struct Replay: ParsableCommand {
   var saveSession: String?
 
   func validate() throws {
-    guard !paths.isEmpty else { throw ValidationError("give at least one WAV file or folder") }
+    guard !paths.isEmpty else { throw ValidationError("give at least one audio file or folder") }
   }
 
   func run() throws {
@@ -43,10 +44,10 @@ struct Replay: ParsableCommand {
         if FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent(SessionRecorder.logName).path) {
           files += try SessionRecorder.utterances(in: path).map(\.file)
         } else {
-          files += expandAudioPaths([path])
+          files += AudioFileReader.expand([path])
         }
       }
-      guard !files.isEmpty else { throw Failure("no .wav files in \(paths.joined(separator: ", "))") }
+      guard !files.isEmpty else { throw Failure("no audio files (.wav, .flac, .ogg, .mp3, ...) in \(paths.joined(separator: ", "))") }
       let recorder = try saveSession.map { try SessionRecorder(folder: $0) }
       let recognizer = try self.recognizer.makeRecognizer()
       let interpreter = try self.recognizer.makeInterpreter()
@@ -123,7 +124,7 @@ struct Replay: ParsableCommand {
             channel.post(.listener(event))
             do { try recorder?.record(event, source: file) } catch { warn("directme: error: \(error)") }
           })
-          if source.reader.isTruncated { warn("directme: warning: \(file): the header declares more audio than the file holds") }
+          if source.reader.truncation != nil { warn("directme: warning: \(file): the header declares more audio than the file holds") }
           channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
         } catch {
           warn("directme: error: \(error)")
@@ -159,9 +160,7 @@ func replayFile(
       })
     if let recordingError { throw recordingError }
     var warnings: [String] = []
-    if source.reader.isTruncated {
-      let declared = Double(source.reader.declaredFrames ?? 0) / Double(source.format.sampleRate)
-      let held = declared - Double(source.reader.shortBy) / Double(source.format.sampleRate)
+    if let (declared, held) = source.reader.truncation {
       warnings.append(
         "\(file): truncated: the header declares \(declared.formatted(digits: 2)) s of audio, the file holds \(held.formatted(digits: 2)) s (the part present was processed)"
       )

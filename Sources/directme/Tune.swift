@@ -36,7 +36,7 @@ struct Tune: ParsableCommand {
   @Option(help: "Most noise-only false alarms allowed (0-1), with --noise.")
   var maxNoiseFalseAlarms: Double = 0.01
 
-  @Option(help: ArgumentHelp("Noise recordings (WAV): stretches of them must move nothing, and noisy copies of commands should.", valueName: "folder"))
+  @Option(help: ArgumentHelp("Noise recordings (audio files): stretches of them must move nothing, and noisy copies of commands should.", valueName: "folder"))
   var noise: String?
 
   @Option(help: ArgumentHelp("Keep the decoded results here and reuse them when the model, grammar and recordings are the same.", valueName: "file"))

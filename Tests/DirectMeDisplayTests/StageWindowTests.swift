@@ -108,23 +108,38 @@ struct StageWindowTests {
     let pngBytes = try [UInt8](Data(contentsOf: png))
     #expect(Array(pngBytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     #expect(try [UInt8](Data(contentsOf: bmp)).prefix(2) == [0x42, 0x4D])
-    // Decode the PNG with an independent inflater (Python's zlib) and compare a pixel.
+    // Decode the PNG with an independent decoder (Python's zlib and the PNG row filters) and compare a pixel.
     guard TestSupport.which("python3") != nil else { return }
     let check = try TestSupport.run([
       "python3", "-c",
       """
       import zlib, struct, sys
       d = open(sys.argv[1], 'rb').read()
-      w, h = struct.unpack('>II', d[16:24])
+      w, h, depth, kind = struct.unpack('>IIBB', d[16:26])
+      assert depth == 8 and kind in (2, 6), (depth, kind)
+      n = 3 if kind == 2 else 4
       chunks, i = b'', 8
       while i < len(d):
-          n = struct.unpack('>I', d[i:i+4])[0]; t = d[i+4:i+8]
-          if t == b'IDAT': chunks += d[i+8:i+8+n]
-          i += 12 + n
+          size = struct.unpack('>I', d[i:i+4])[0]; t = d[i+4:i+8]
+          if t == b'IDAT': chunks += d[i+8:i+8+size]
+          i += 12 + size
       raw = zlib.decompress(chunks)
-      row = 1 + w * 3
+      stride, rows, prev = w * n, [], bytearray(w * n)
+      for y in range(h):
+          f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+          for x in range(stride):
+              a = line[x - n] if x >= n else 0
+              b = prev[x]
+              c = prev[x - n] if x >= n else 0
+              if f == 1: line[x] = (line[x] + a) & 255
+              elif f == 2: line[x] = (line[x] + b) & 255
+              elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+              elif f == 4:
+                  p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                  line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+          rows.append(line); prev = line
       x, y = 30, 20
-      print(w, h, *raw[y*row + 1 + x*3 : y*row + 4 + x*3])
+      print(w, h, *rows[y][x*n:x*n+3])
       """, png.path,
     ])
     #expect(check.status == 0, "\(check.stderr)")

@@ -73,6 +73,30 @@ struct ExecutableTests {
     }
   }
 
+  @Test("replay takes FLAC, OGG/Vorbis, MP3 and A-law/mu-law WAV recordings and gives their instructions")
+  func replayFormats() throws {
+    let folder = try TestSupport.temporaryFolder("formats")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let spoken = folder.appendingPathComponent("spoken.wav")
+    try TestSupport.speak("move left", voice: flite, to: spoken)
+    let samples = try AudioFileSource.readAll(path: spoken.path)
+    let kinds: [AudioFileWriter.Kind] = [.flac, .ogg, .mp3, .alaw, .mulaw]
+    let files = try kinds.map { kind in
+      let url = folder.appendingPathComponent("left-\(kind.rawValue).\(kind == .alaw || kind == .mulaw ? "wav" : kind.rawValue)")
+      try AudioFileWriter.write(samples: samples, to: url.path, kind: kind)
+      return url
+    }
+    let run = try TestSupport.run([executable!.path, "replay", "--json"] + files.map(\.path))
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let lines = run.stdout.split(separator: "\n")
+    try #require(lines.count == files.count, "\(run.stdout)")
+    for (line, file) in zip(lines, files) {
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect(object["file"] as? String == file.path)
+      #expect(object["instructions"] as? [String] == ["left"], "\(file.lastPathComponent): \(line)")
+    }
+  }
+
   @Test("a folder is replayed file by file, and a bad file is named while the others still run")
   func replayFolderWithBadFile() throws {
     let folder = try TestSupport.temporaryFolder("folder")
@@ -83,7 +107,7 @@ struct ExecutableTests {
     #expect(run.status == 1)
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.count == commandFiles.count + 1)
-    #expect(run.stderr.contains("broken.wav: not a WAV file"), "\(run.stderr)")
+    #expect(run.stderr.contains("broken.wav: not an audio file"), "\(run.stderr)")
     #expect(run.stderr.contains("1 of 4 files had problems"), "\(run.stderr)")
     #expect(!run.stderr.contains("Fatal error"))
   }

@@ -1,3 +1,4 @@
+import DirectMeTestSupport
 import Foundation
 import Testing
 
@@ -51,9 +52,9 @@ func bytes16(_ samples: [Int16]) -> [UInt8] {
   samples.flatMap { [UInt8(UInt16(bitPattern: $0) & 0xFF), UInt8(UInt16(bitPattern: $0) >> 8)] }
 }
 
-@Suite("WAV reader")
-struct WAVReaderTests {
-  @Test("reads every supported encoding to the same mono samples")
+@Suite("Audio file reader")
+struct AudioFileReaderTests {
+  @Test("reads WAV files of every PCM and float encoding to the same mono samples")
   func encodings() throws {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -61,7 +62,7 @@ struct WAVReaderTests {
     func check(_ name: String, tolerance: Float = 0.01, _ write: (URL) throws -> Void) throws {
       let url = folder.appendingPathComponent(name)
       try write(url)
-      let reader = try WAVReader(path: url.path)
+      let reader = try AudioFileReader(path: url.path)
       let samples = try reader.read(frames: 100)
       #expect(samples.count == values.count, "\(name)")
       for (got, want) in zip(samples, values) {
@@ -112,7 +113,7 @@ struct WAVReaderTests {
       let url = folder.appendingPathComponent(name)
       try write(url)
       do {
-        _ = try WAVReader(path: url.path)
+        _ = try AudioFileReader(path: url.path)
         return "no error"
       } catch let error as AudioFileError {
         #expect(error.file == url.path)
@@ -120,14 +121,65 @@ struct WAVReaderTests {
       }
     }
     #expect(try problem("empty.wav") { try Data().write(to: $0) } == "empty file")
-    #expect(try problem("text.wav") { try Data("hello, this is not audio at all".utf8).write(to: $0) }.contains("not a WAV file"))
-    #expect(try problem("alaw.wav") { try writeWAV($0, formatCode: 6, bits: 8, data: [1, 2]) }.contains("A-law"))
-    #expect(try problem("mulaw.wav") { try writeWAV($0, formatCode: 7, bits: 8, data: [1, 2]) }.contains("mu-law"))
-    #expect(try problem("adpcm.wav") { try writeWAV($0, formatCode: 2, bits: 4, data: [1, 2]) }.contains("ADPCM"))
+    #expect(try problem("text.wav") { try Data("hello, this is not audio at all".utf8).write(to: $0) }.contains("not an audio file"))
     #expect(try problem("header-only.wav") {
       try Data(Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WAVEfmt ".utf8)).write(to: $0)
-    }.contains("truncated"))
+    }.contains("not an audio file"))
+    #expect(try problem("slow.wav") { try writeWAV($0, rate: 1000, data: bytes16([1, 2, 3])) }.contains("unsupported sample rate 1000 Hz"))
     #expect(try problem("missing.wav") { _ = $0 } == "no such file")
+  }
+
+  /// A 440 Hz tone, 1 s at 16 kHz.
+  static let tone = (0..<16_000).map { Int16(12_000 * sin(2 * Double.pi * 440 * Double($0) / 16_000)) }
+
+  /// The pitch of a tone from its zero crossings.
+  static func frequency(_ samples: [Int16]) -> Double {
+    var crossings = 0
+    for i in 1..<samples.count where (samples[i - 1] < 0) != (samples[i] < 0) { crossings += 1 }
+    return Double(crossings) / 2 / (Double(samples.count) / 16_000)
+  }
+
+  @Test(
+    "FLAC, OGG/Vorbis, MP3, A-law and mu-law files (written by libsndfile's encoders) read back as the tone they hold",
+    arguments: AudioFileWriter.Kind.allCases)
+  func formats(kind: AudioFileWriter.Kind) throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("tone.\(kind.rawValue)")
+    try AudioFileWriter.write(samples: Self.tone, to: url.path, kind: kind)
+    let samples = try AudioFileSource.readAll(path: url.path)
+    // Lossy coders add a little delay and padding (MP3 up to about 50 ms).
+    #expect(abs(samples.count - 16_000) <= 1_200, "\(kind): \(samples.count) samples")
+    let middle = Array(samples[2_000..<14_000])
+    #expect(abs(Self.frequency(middle) - 440) < 3, "\(kind)")
+    let peak = Double(middle.map { abs(Int($0)) }.max() ?? 0)
+    #expect(abs(peak - 12_000) < 1_200, "\(kind): peak \(peak)")
+  }
+
+  @Test("files made by another encoder (sox: FLAC, OGG, A-law, mu-law at 8 kHz, 44.1 kHz stereo) read back as the tone")
+  func soxFormats() throws {
+    guard TestSupport.which("sox") != nil else {
+      Issue.record("sox is missing (scripts/setup.sh installs it)")
+      return
+    }
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let source = folder.appendingPathComponent("tone.wav")
+    try AudioFileWriter.write(samples: Self.tone, to: source.path)
+    let conversions: [(String, [String])] = [
+      ("tone.flac", []), ("tone.ogg", []), ("alaw.wav", ["-e", "a-law"]), ("mulaw.wav", ["-e", "u-law", "-r", "8000"]),
+      ("stereo.wav", ["-r", "44100", "-c", "2"]),
+    ]
+    for (name, options) in conversions {
+      let target = folder.appendingPathComponent(name)
+      let made = try TestSupport.run(["sox", source.path] + options + [target.path])
+      try #require(made.status == 0, "sox: \(made.stderr)")
+      let reader = try AudioFileReader(path: target.path)
+      #expect(reader.format.description.contains(name == "mulaw.wav" ? "8000 Hz" : "Hz"))
+      let samples = try AudioFileSource.readAll(path: target.path)
+      #expect(abs(samples.count - 16_000) <= 400, "\(name): \(samples.count) samples")
+      #expect(abs(Self.frequency(Array(samples[2_000..<14_000])) - 440) < 3, "\(name)")
+    }
   }
 
   @Test("a header that promises more audio than the file holds is read as far as it goes, and flagged")
@@ -136,9 +188,11 @@ struct WAVReaderTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let url = folder.appendingPathComponent("lying.wav")
     try writeWAV(url, data: bytes16([1, 2, 3, 4]), declaredDataSize: 1000)
-    let reader = try WAVReader(path: url.path)
+    let reader = try AudioFileReader(path: url.path)
     #expect(try reader.read(frames: 1000).count == 4)
-    #expect(reader.isTruncated)
+    let truncation = try #require(reader.truncation)
+    #expect(abs(truncation.held - 4.0 / 16000) < 1e-9)
+    #expect(abs(truncation.declared - 500.0 / 16000) < 1e-9)
   }
 }
 
@@ -154,7 +208,7 @@ struct ResamplerTests {
   @Test("keeps a tone's pitch and length across rates", arguments: [8000, 22050, 44100, 48000])
   func pitch(rate: Int) {
     let tone = (0..<rate * 2).map { Float(0.5 * sin(2 * Double.pi * 440 * Double($0) / Double(rate))) }
-    var resampler = Resampler(from: rate, to: 16000)
+    let resampler = Resampler(from: rate, to: 16000)
     var output: [Float] = []
     for start in stride(from: 0, to: tone.count, by: 1234) {
       output += resampler.process(Array(tone[start..<min(start + 1234, tone.count)]))
@@ -171,7 +225,7 @@ struct ResamplerTests {
     // 10 kHz does not fit under 16 kHz's Nyquist frequency (8 kHz): it must not fold back to 6 kHz.
     let rate = 48000
     let tone = (0..<rate).map { Float(0.5 * sin(2 * Double.pi * 10000 * Double($0) / Double(rate))) }
-    var resampler = Resampler(from: rate, to: 16000)
+    let resampler = Resampler(from: rate, to: 16000)
     let output = resampler.process(tone) + resampler.finish()
     let peak = output[500..<15000].map(abs).max() ?? 1
     #expect(peak < 0.01)
