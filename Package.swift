@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .executable(name: "directme", targets: ["directme"]),
+    .executable(name: "directme-bench", targets: ["directme-bench"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,12 +56,33 @@ let package = Package(
     // the stock baseline, and reports.
     .target(name: "DirectMeBench", dependencies: ["DirectMeCore", "DirectMeAudio"]),
 
-    // The executable: argument parsing and wiring.
+    // The app's runtime: the stage loop behind a Display of closures (SDL or headless), live
+    // capture behind an AudioSource (reconnects when the connection is lost), file replay,
+    // scoring and tuning jobs, timings, progress. Wires the adapters; touches no C itself.
+    .target(
+      name: "DirectMeApp",
+      dependencies: ["DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay", "DirectMeTraining"]),
+
+    // Option groups shared by the two executables.
+    .target(
+      name: "DirectMeCommandLine",
+      dependencies: ["DirectMeApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
+    // The app: argument parsing and wiring.
     .executableTarget(
       name: "directme",
       dependencies: [
-        "DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay", "DirectMeBench",
-        "DirectMeTraining", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "DirectMeApp", "DirectMeCommandLine", "DirectMeTraining",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // The benchmarks, not shipped with the app.
+    .executableTarget(
+      name: "directme-bench",
+      dependencies: [
+        "DirectMeApp", "DirectMeCommandLine", "DirectMeBench", "DirectMeTraining",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
@@ -69,6 +91,7 @@ let package = Package(
     .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),
+    .testTarget(name: "DirectMeAppTests", dependencies: ["DirectMeApp", "DirectMeCore"]),
     .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeTrainingTests", dependencies: ["DirectMeTraining", "DirectMeRecognizer", "DirectMeTestSupport"]),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Rebuilds DirectMe's default model, models/en-us-directme, from the Speech Commands training
 # set in ../shared/data/speech-commands-train (or $DIRECTME_TRAIN):
-#   1. splits its speakers into an adaptation part and a tuning part (directme bench training-labels);
-#   2. writes synthetic room noises (directme bench noises);
+#   1. splits its speakers into an adaptation part and a tuning part (directme-bench training-labels);
+#   2. writes synthetic room noises (directme-bench noises);
 #   3. adapts Debian's en-us model on the adaptation part, each clip also mixed with a noise
 #      at 5-20 dB SNR (directme adapt: MAP through sphinxtrain);
 #   4. learns the detector on the tuning part's speakers, with noisy copies and noise-only
@@ -13,11 +13,13 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 . scripts/env.sh
 swift build -c release --product directme
+swift build -c release --product directme-bench
 bin=.build/release/directme
+bench=.build/release/directme-bench
 work=build/model
 mkdir -p "$work"
-"$bin" bench training-labels --data "${DIRECTME_TRAIN:-../shared/data/speech-commands-train}" --out "$work"
-"$bin" bench noises --out "$work/noise" --seconds 60 --variants 2 --seed 7 >/dev/null
+"$bench" training-labels --data "${DIRECTME_TRAIN:-../shared/data/speech-commands-train}" --out "$work"
+"$bench" noises --out "$work/noise" --seconds 60 --variants 2 --seed 7 >/dev/null
 "$bin" adapt "$work/adaptation.tsv" --out "$work/en-us-directme" --noise "$work/noise" --snr 5:20 --force
 "$bin" tune "$work/tuning.tsv" --model "$work/en-us-directme" --noise "$work/noise" --check-share 0.4 \
   --cache "$work/tune-cache.json" --report "$work/tune-report.json" | tee "$work/tune.txt"

@@ -10,6 +10,23 @@ public struct AdaptationItem: Hashable, Sendable {
     self.audio = audio
     self.words = words
   }
+
+  /// What to adapt on from labelled recordings: each one's transcript, or its directions for
+  /// a command without one. Non-commands without a transcript are left out (counted).
+  public static func items(from recordings: [LabelledAudio]) -> (items: [AdaptationItem], leftOut: Int) {
+    var items: [AdaptationItem] = []
+    var leftOut = 0
+    for recording in recordings {
+      if let transcript = recording.transcript {
+        items.append(AdaptationItem(audio: recording.path, words: transcript.split(separator: " ").map(String.init)))
+      } else if !recording.expected.isEmpty {
+        items.append(AdaptationItem(audio: recording.path, words: recording.expected.map(\.rawValue)))
+      } else {
+        leftOut += 1
+      }
+    }
+    return (items, leftOut)
+  }
 }
 
 /// How to adapt.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import DirectMeCore
+import DirectMeApp
+import DirectMeCommandLine
 import DirectMeRecognizer
 import DirectMeTraining
 import Foundation
@@ -74,17 +75,7 @@ struct Adapt: ParsableCommand {
       let (recordings, problems) = try LabelledAudioReader.read(labels)
       for problem in problems { warn("directme: error: \(problem)") }
       if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was adapted") }
-      var items: [AdaptationItem] = []
-      var skipped = 0
-      for recording in recordings {
-        if let transcript = recording.transcript {
-          items.append(AdaptationItem(audio: recording.path, words: transcript.split(separator: " ").map(String.init)))
-        } else if !recording.expected.isEmpty {
-          items.append(AdaptationItem(audio: recording.path, words: recording.expected.map(\.rawValue)))
-        } else {
-          skipped += 1
-        }
-      }
+      let (items, skipped) = AdaptationItem.items(from: recordings)
       if skipped > 0 { warn("adapt: \(skipped) non-command recordings have no transcript (third column) and are left out") }
       guard !items.isEmpty else { throw Failure("no recordings to adapt on in \(labels.joined(separator: ", "))") }
 
@@ -108,32 +99,5 @@ struct Adapt: ParsableCommand {
           + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
           + ") -> \(out)")
     }
-  }
-}
-
-/// A progress bar with a stage name, safe to update from several threads.
-final class StageProgress: @unchecked Sendable {
-  private let lock = NSLock()
-  private var bars: [String: ProgressBar] = [:]
-  private var current: String?
-
-  func update(_ stage: String, _ done: Int, _ total: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    if current != stage {
-      current.flatMap { bars[$0] }?.finish()
-      if current != nil { warn("  \(current!): done") }
-      current = stage
-      bars[stage] = ProgressBar(total: total, label: stage)
-    }
-    bars[stage]?.update(done)
-  }
-
-  func finish() {
-    lock.lock()
-    defer { lock.unlock() }
-    current.flatMap { bars[$0] }?.finish()
-    if let current { warn("  \(current): done") }
-    current = nil
   }
 }

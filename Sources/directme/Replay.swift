@@ -1,7 +1,7 @@
 import ArgumentParser
+import DirectMeApp
 import DirectMeAudio
-import DirectMeCore
-import DirectMeRecognizer
+import DirectMeCommandLine
 import Foundation
 
 struct Replay: ParsableCommand {
@@ -52,119 +52,19 @@ struct Replay: ParsableCommand {
       let recognizer = try self.recognizer.makeRecognizer()
       let interpreter = try self.recognizer.makeInterpreter()
       if window || display.headless || display.screenshot != nil {
-        try replayOnStage(files, recognizer: recognizer, interpreter: interpreter, recorder: recorder)
+        let replay = StageReplay(
+          files: files, recognizer: recognizer, interpreter: interpreter, recorder: recorder,
+          paced: window && !display.headless)
+        let outcome = try runStage(
+          display: try display.makeDisplay(), settings: display.settings(listening: true), producer: replay.producer)
+        if outcome.failed { throw ExitCode(1) }
       } else {
-        try replayToText(files, recognizer: recognizer, interpreter: interpreter, recorder: recorder)
-      }
-    }
-  }
-
-  /// Replays each file and prints what came of it.
-  private func replayToText(_ files: [String], recognizer: PocketSphinxRecognizer, interpreter: Interpreter, recorder: SessionRecorder?) throws {
-    var failures: [String] = []
-    for file in files {
-      switch replayFile(file, recognizer: recognizer, interpreter: interpreter, recorder: recorder) {
-      case .success(let (result, warnings)):
-        if json {
-          print(FileReport(file: file, result: result, warnings: warnings).jsonLine())
-        } else {
-          printText(file: file, result: result)
-        }
-        for warning in warnings { warn("directme: warning: \(warning)") }
-        if !warnings.isEmpty { failures.append(file) }
-      case .failure(let error):
-        warn("directme: error: \(error)")
-        if json { print(FileReport(file: file, error: "\(error)").jsonLine()) }
-        failures.append(file)
-      }
-      fflush(nil)
-    }
-    if !failures.isEmpty {
-      if files.count > 1 { warn("directme: \(failures.count) of \(files.count) files had problems: \(failures.joined(separator: ", "))") }
-      throw ExitCode(1)
-    }
-  }
-
-  private func printText(file: String, result: StreamResult) {
-    print("\(file) (\(result.duration.formatted(digits: 2)) s)")
-    if result.utterances.isEmpty { print("  no speech") }
-    for utterance in result.utterances {
-      TextReport.lines(for: utterance).forEach { print($0) }
-    }
-    let directions = result.directions.map(\.rawValue).joined(separator: " ")
-    print("  => \(directions.isEmpty ? "(no instructions)" : directions)")
-  }
-
-  /// Replays the files into the window (or headless stage), paced in real time with a window.
-  private func replayOnStage(_ files: [String], recognizer: PocketSphinxRecognizer, interpreter: Interpreter, recorder: SessionRecorder?) throws {
-    let paced = window && !display.headless
-    let box = UncheckedBox((recognizer, recorder))
-    let producer: StageProducer = { channel in
-      let (recognizer, recorder) = box.value
-      var failed = false
-      for file in files {
-        do {
-          let source = try AudioFileSource(path: file)
-          // Each file starts afresh, as in text replay, so both give the same instructions.
-          recognizer.resetAdaptation()
-          let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
-          let clock = ContinuousClock()
-          let start = clock.now
-          recorder?.beginStream()
-          let result = try listener.run(next: {
-            if channel.isClosed { return nil }
-            if paced {
-              let due = start + .milliseconds(Int(listener.time * 1000))
-              if due > clock.now { Thread.sleep(forTimeInterval: (due - clock.now).seconds) }
-            }
-            let chunk = try source.next()
-            if let chunk { recorder?.feed(chunk) }
-            return chunk
-          }, onEvent: { event in
-            channel.post(.listener(event))
-            do { try recorder?.record(event, source: file) } catch { warn("directme: error: \(error)") }
-          })
-          if source.reader.truncation != nil { warn("directme: warning: \(file): the header declares more audio than the file holds") }
-          channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
-        } catch {
-          warn("directme: error: \(error)")
-          failed = true
+        let failures = replayToText(files, recognizer: recognizer, interpreter: interpreter, recorder: recorder, json: json)
+        if !failures.isEmpty {
+          if files.count > 1 { warn("directme: \(failures.count) of \(files.count) files had problems: \(failures.joined(separator: ", "))") }
+          throw ExitCode(1)
         }
       }
-      channel.post(.finished(failed: failed))
     }
-    let outcome = try runStage(display: display, listening: true, producer: producer)
-    if outcome.failed { throw ExitCode(1) }
-  }
-}
-
-/// Replays one file into a fresh pipeline.
-func replayFile(
-  _ file: String, recognizer: PocketSphinxRecognizer, interpreter: Interpreter = Interpreter(),
-  endpointer: EndpointerSettings = .init(), recorder: SessionRecorder? = nil
-) -> Result<(StreamResult, [String]), Error> {
-  Result {
-    let source = try AudioFileSource(path: file)
-    recognizer.resetAdaptation()
-    let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: endpointer)
-    recorder?.beginStream()
-    var recordingError: Error?
-    let result = try listener.run(
-      next: {
-        let chunk = try source.next()
-        if let chunk { recorder?.feed(chunk) }
-        return chunk
-      },
-      onEvent: { event in
-        do { try recorder?.record(event, source: file) } catch { recordingError = error }
-      })
-    if let recordingError { throw recordingError }
-    var warnings: [String] = []
-    if let (declared, held) = source.reader.truncation {
-      warnings.append(
-        "\(file): truncated: the header declares \(declared.formatted(digits: 2)) s of audio, the file holds \(held.formatted(digits: 2)) s (the part present was processed)"
-      )
-    }
-    return (result, warnings)
   }
 }

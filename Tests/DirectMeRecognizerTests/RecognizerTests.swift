@@ -73,7 +73,7 @@ struct RecognizerSpeechTests {
     // The shipped detector is tuned on real speakers; flite's diphone voices awb and kal16
     // say "down" in a way the adapted model reads as "done" or "got" (their single "down"
     // and most phrases holding it fail): about 25 of 32 with the model of 2026-11-23. The
-    // synthetic target (95%) is tracked by `directme bench accuracy --only synthetic`.
+    // synthetic target (95%) is tracked by `directme-bench accuracy --only synthetic`.
     #expect(accuracy >= 0.75, "\(right)/\(total) right; misses: \(misses.joined(separator: "; "))")
   }
 

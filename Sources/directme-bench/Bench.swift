@@ -1,12 +1,17 @@
 import ArgumentParser
+import DirectMeApp
 import DirectMeBench
+import DirectMeCommandLine
 import DirectMeCore
 import DirectMeTraining
 import Foundation
 
-struct Bench: ParsableCommand {
+@main
+struct DirectMeBenchmarks: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Benchmarks that print numbers beside a baseline measured in the same run.",
+    commandName: "directme-bench",
+    abstract: "DirectMe's benchmarks, which print numbers beside a baseline measured in the same run, and the files its model is built from.",
+    discussion: "Not shipped with the app: `directme` runs, replays, scores, adapts and tunes; this measures it.",
     subcommands: [AccuracyBench.self, LiveBench.self, NoiseFiles.self, TrainingLabels.self]
   )
 }

@@ -1,27 +1,26 @@
-import DirectMeCore
 import Foundation
 
 /// When each instruction went through each stage of the live pipeline, as wall-clock times
 /// (seconds since 1970, the clock another process on the machine reads too), written as JSON
-/// Lines by `--timing-log` for `directme bench live`.
-struct InstructionTiming: Codable, Sendable {
-  var direction: String
+/// Lines by `--timing-log` for `directme-bench live`.
+public struct InstructionTiming: Codable, Sendable {
+  public var direction: String
   /// Stream time (s) at which the command word ended, and at which its final was emitted.
-  var wordEnd: Double
-  var emittedStream: Double
+  public var wordEnd: Double
+  public var emittedStream: Double
   /// When the audio chunk holding the word's end came out of PulseAudio.
-  var capturedWall: Double?
+  public var capturedWall: Double?
   /// When the pipeline emitted the final result holding the instruction.
-  var emittedWall: Double
+  public var emittedWall: Double
   /// Processor time of the final pass and of the interpreter for that utterance.
-  var decodeSeconds: Double
-  var interpretSeconds: Double
+  public var decodeSeconds: Double
+  public var interpretSeconds: Double
   /// When the stage took the instruction, and when the first frame with the sprite moved
   /// by it was drawn (headless: when its position was printed).
-  var appliedWall: Double?
-  var renderedWall: Double?
+  public var appliedWall: Double?
+  public var renderedWall: Double?
   /// The sprite was still busy with earlier keyframes when this one was queued.
-  var queued: Bool?
+  public var queued: Bool?
 
   enum CodingKeys: String, CodingKey {
     case direction
@@ -36,30 +35,45 @@ struct InstructionTiming: Codable, Sendable {
     case queued
   }
 
-  static func now() -> Double { Date().timeIntervalSince1970 }
+  public init(
+    direction: String, wordEnd: Double, emittedStream: Double, capturedWall: Double?, emittedWall: Double,
+    decodeSeconds: Double, interpretSeconds: Double
+  ) {
+    self.direction = direction
+    self.wordEnd = wordEnd
+    self.emittedStream = emittedStream
+    self.capturedWall = capturedWall
+    self.emittedWall = emittedWall
+    self.decodeSeconds = decodeSeconds
+    self.interpretSeconds = interpretSeconds
+  }
+
+  public static func now() -> Double { Date().timeIntervalSince1970 }
 }
 
 /// Remembers when recent chunks of audio arrived, to tell when a given stream time was captured.
-struct CaptureTimes {
+public struct CaptureTimes {
   private var entries: [(streamEnd: Double, wall: Double)] = []
 
-  mutating func record(streamEnd: Double, wall: Double) {
+  public init() {}
+
+  public mutating func record(streamEnd: Double, wall: Double) {
     entries.append((streamEnd, wall))
     if entries.count > 3000 { entries.removeFirst(1000) }
   }
 
   /// The arrival of the chunk that holds stream time `time`.
-  func wall(at time: Double) -> Double? {
+  public func wall(at time: Double) -> Double? {
     entries.first(where: { $0.streamEnd >= time })?.wall
   }
 }
 
 /// Appends timing records to a file, one JSON object a line, flushed as it goes.
-final class TimingLog: @unchecked Sendable {
+public final class TimingLog: @unchecked Sendable {
   private let handle: FileHandle
   private let encoder = JSONEncoder()
 
-  init(path: String) throws {
+  public init(path: String) throws {
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
       throw Failure("\(path): cannot create the timing log")
     }
@@ -67,7 +81,7 @@ final class TimingLog: @unchecked Sendable {
     encoder.outputFormatting = [.sortedKeys]
   }
 
-  func write(_ timing: InstructionTiming) {
+  public func write(_ timing: InstructionTiming) {
     guard var data = try? encoder.encode(timing) else { return }
     data.append(0x0A)
     handle.write(data)

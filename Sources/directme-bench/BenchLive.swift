@@ -1,6 +1,8 @@
 import ArgumentParser
+import DirectMeApp
 import DirectMeAudio
 import DirectMeBench
+import DirectMeCommandLine
 import DirectMeCore
 import DirectMeRecognizer
 import Foundation
@@ -142,7 +144,8 @@ struct LiveBench: ParsableCommand {
     return arguments
   }
 
-  static var executable: String { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path }
+  /// The `directme` app built beside this program.
+  static var executable: String { Resources.executable.deletingLastPathComponent().appendingPathComponent("directme").path }
 
   /// Sequences and single commands with pauses of 0.2-3 s, at least `longMinutes` long.
   private func longRecording(builder: CorpusBuilder, folder: URL) throws -> (path: String, seconds: Double) {

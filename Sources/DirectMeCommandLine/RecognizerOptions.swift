@@ -1,26 +1,29 @@
 import ArgumentParser
+import DirectMeApp
 import DirectMeCore
 import DirectMeRecognizer
 import Foundation
 
 /// Where the recognizer's files come from and how it decides.
-struct RecognizerOptions: ParsableArguments {
+public struct RecognizerOptions: ParsableArguments {
+  public init() {}
+
   @Option(
     help: ArgumentHelp(
       "Acoustic model folder (default: DirectMe's adapted model, models/en-us-directme; the stock one is \(RecognizerConfiguration.defaultModelFolder)/en-us).",
       valueName: "folder"))
-  var model: String?
+  public var model: String?
 
   @Option(help: ArgumentHelp("Pronunciation dictionary.", valueName: "file"))
-  var dict: String = RecognizerConfiguration.defaultModelFolder + "/cmudict-en-us.dict"
+  public var dict: String = RecognizerConfiguration.defaultModelFolder + "/cmudict-en-us.dict"
 
   @Option(help: ArgumentHelp("JSGF grammar (default: grammars/directme.gram).", valueName: "file"))
-  var grammar: String?
+  public var grammar: String?
 
   @Option(
     help: ArgumentHelp(
       "Detector settings learned by 'directme tune' (default: detector.json in the model folder).", valueName: "file"))
-  var detector: String?
+  public var detector: String?
 
   @Option(
     help: """
@@ -28,20 +31,20 @@ struct RecognizerOptions: ParsableArguments {
       other-words reading, each word with its time and score) or 1 (the best only, which \
       turns off the near-miss rescue).
       """)
-  var alternates: Int = 2
+  public var alternates: Int = 2
 
   @Option(
     help: ArgumentHelp(
       "The confidence (0-1) a command needs to move the ninja (default: the detector's operating point).",
       valueName: "confidence"))
-  var threshold: Double?
+  public var threshold: Double?
 
   @Option(
     name: .customLong("final-decoder-option"),
     help: ArgumentHelp("A PocketSphinx option for the final pass's decoder, as -name=value (for experiments).", visibility: .hidden))
-  var finalDecoderOptions: [String] = []
+  public var finalDecoderOptions: [String] = []
 
-  func validate() throws {
+  public func validate() throws {
     for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
       throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
     }
@@ -55,9 +58,9 @@ struct RecognizerOptions: ParsableArguments {
   }
 
   /// The acoustic model folder in use.
-  var modelFolder: String { model ?? Resources.defaultModel }
+  public var modelFolder: String { model ?? Resources.defaultModel }
 
-  var configuration: RecognizerConfiguration {
+  public var configuration: RecognizerConfiguration {
     var configuration = RecognizerConfiguration(
       acousticModel: modelFolder, dictionary: dict, grammar: grammar ?? Resources.defaultGrammar,
       maximumTranscriptions: alternates)
@@ -69,46 +72,34 @@ struct RecognizerOptions: ParsableArguments {
   }
 
   /// The detector file in use, if any.
-  var detectorFile: String? {
+  public var detectorFile: String? {
     if let detector { return detector }
     let beside = modelFolder + "/detector.json"
     return FileManager.default.fileExists(atPath: beside) ? beside : nil
   }
 
-  func loadDetector() throws -> Detector {
+  public func loadDetector() throws -> Detector {
     try detectorFile.map { try Detector.load($0) } ?? .untrained
   }
 
-  func makeInterpreter() throws -> Interpreter {
+  public func makeInterpreter() throws -> Interpreter {
     Interpreter(settings: InterpreterSettings(detector: try loadDetector(), minimumConfidence: threshold))
   }
 
   /// The settings in one line, for reports.
-  var summary: String {
+  public var summary: String {
     "model \(modelFolder), grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), detector \(detectorFile ?? "untrained")"
       + (threshold.map { ", threshold \($0)" } ?? "")
   }
 
-  func makeRecognizer() throws -> PocketSphinxRecognizer {
+  public func makeRecognizer() throws -> PocketSphinxRecognizer {
     try PocketSphinxRecognizer(configuration: configuration)
   }
 }
 
-/// Prints one line on stderr.
-func warn(_ message: String) {
-  FileHandle.standardError.write(Data((message + "\n").utf8))
-}
-
-/// Ends the program with a one-line error.
-struct Failure: Error, CustomStringConvertible {
-  var message: String
-  init(_ message: String) { self.message = message }
-  var description: String { message }
-}
-
 extension ParsableCommand {
   /// Runs `body`; a failure becomes one line on stderr and exit status 1.
-  func reportingErrors(_ body: () throws -> Void) throws {
+  public func reportingErrors(_ body: () throws -> Void) throws {
     do {
       try body()
     } catch let error as ExitCode {

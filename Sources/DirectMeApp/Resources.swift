@@ -1,19 +1,19 @@
 import DirectMeRecognizer
 import Foundation
 
-/// Finds DirectMe's own files (grammars/, Assets/) next to the executable, in the folder
-/// named by DIRECTME_HOME, or in the current folder.
-enum Resources {
-  static let grammarName = "grammars/directme.gram"
+/// Finds DirectMe's own files (grammars/, Assets/, models/) next to the executable, in the
+/// folder named by DIRECTME_HOME, or in the current folder.
+public enum Resources {
+  public static let grammarName = "grammars/directme.gram"
+  public static let modelName = "models/en-us-directme"
 
   /// The folder holding grammars/ and Assets/, if any.
-  static let home: URL? = {
+  public static let home: URL? = {
     let fileManager = FileManager.default
     var candidates: [URL] = []
     if let env = ProcessInfo.processInfo.environment["DIRECTME_HOME"] {
       candidates.append(URL(fileURLWithPath: env))
     }
-    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     var folder = executable.deletingLastPathComponent()
     for _ in 0..<6 {
       candidates.append(folder)
@@ -23,17 +23,19 @@ enum Resources {
     return candidates.first { fileManager.fileExists(atPath: $0.appendingPathComponent(grammarName).path) }
   }()
 
-  static func path(_ relative: String) -> String {
+  /// The running program.
+  public static var executable: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
+
+  public static func path(_ relative: String) -> String {
     (home ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(relative).path
   }
 
-  static var defaultGrammar: String { path(grammarName) }
+  public static var defaultGrammar: String { path(grammarName) }
   /// DirectMe's adapted acoustic model when it is there, else Debian's stock model.
-  static var defaultModel: String {
+  public static var defaultModel: String {
     let adapted = path(modelName)
     return FileManager.default.fileExists(atPath: adapted + "/mdef")
       ? adapted : RecognizerConfiguration.defaultModelFolder + "/en-us"
   }
-  static let modelName = "models/en-us-directme"
-  static var defaultSprite: String { path("Assets/ninja.bmp") }
+  public static var defaultSprite: String { path("Assets/ninja.bmp") }
 }

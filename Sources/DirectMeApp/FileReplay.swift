@@ -1,0 +1,104 @@
+import DirectMeAudio
+import DirectMeCore
+import Foundation
+
+/// Replays one file into a fresh pipeline: the same listener as live, fed 10 ms chunks.
+/// Gives the result and warnings (a truncated file).
+public func replayFile(
+  _ file: String, recognizer: Recognizer, interpreter: Interpreter = Interpreter(),
+  endpointer: EndpointerSettings = .init(), recorder: SessionRecorder? = nil
+) -> Result<(StreamResult, [String]), Error> {
+  Result {
+    let source = try AudioFileSource(path: file)
+    // Each file starts afresh, so a file's result does not depend on the ones before it.
+    recognizer.resetAdaptation()
+    let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: endpointer)
+    recorder?.beginStream()
+    var recordingError: Error?
+    let result = try listener.run(
+      next: {
+        let chunk = try source.next()
+        if let chunk { recorder?.feed(chunk) }
+        return chunk
+      },
+      onEvent: { event in
+        do { try recorder?.record(event, source: file) } catch { recordingError = error }
+      })
+    if let recordingError { throw recordingError }
+    return (result, source.warnings)
+  }
+}
+
+extension AudioFileSource {
+  /// What the user should know about the file once it has been read (a truncated file).
+  public var warnings: [String] {
+    guard let (declared, held) = reader.truncation else { return [] }
+    return [
+      "\(path): truncated: the header declares \(declared.formatted(digits: 2)) s of audio, the file holds \(held.formatted(digits: 2)) s (the part present was processed)"
+    ]
+  }
+}
+
+/// Replays files onto the stage, one after the other, each from a fresh start as in text
+/// replay; `paced`: in real time (for watching the window), else as fast as decoding goes.
+public struct StageReplay: @unchecked Sendable {
+  public var files: [String]
+  public var recognizer: Recognizer
+  public var interpreter: Interpreter
+  public var recorder: SessionRecorder?
+  public var paced: Bool
+  public var output: Output
+
+  public init(
+    files: [String], recognizer: Recognizer, interpreter: Interpreter, recorder: SessionRecorder? = nil,
+    paced: Bool, output: Output = .standard
+  ) {
+    self.files = files
+    self.recognizer = recognizer
+    self.interpreter = interpreter
+    self.recorder = recorder
+    self.paced = paced
+    self.output = output
+  }
+
+  /// The producer for `runStage`.
+  public var producer: StageProducer {
+    let replay = UncheckedBox(self)
+    return { channel in replay.value.run(channel) }
+  }
+
+  func run(_ channel: StageChannel) {
+    var failed = false
+    for file in files {
+      do {
+        let source = try AudioFileSource(path: file)
+        recognizer.resetAdaptation()
+        let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
+        let clock = ContinuousClock()
+        let start = clock.now
+        recorder?.beginStream()
+        let result = try listener.run(
+          next: {
+            if channel.isClosed { return nil }
+            if paced {
+              let due = start + .milliseconds(Int(listener.time * 1000))
+              if due > clock.now { Thread.sleep(forTimeInterval: (due - clock.now).seconds) }
+            }
+            let chunk = try source.next()
+            if let chunk { recorder?.feed(chunk) }
+            return chunk
+          },
+          onEvent: { event in
+            channel.post(.listener(event))
+            do { try recorder?.record(event, source: file) } catch { output.warning("directme: error: \(error)") }
+          })
+        for warning in source.warnings { output.warning("directme: warning: \(warning)") }
+        channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
+      } catch {
+        output.warning("directme: error: \(error)")
+        failed = true
+      }
+    }
+    channel.post(.finished(failed: failed))
+  }
+}

@@ -1,0 +1,85 @@
+import DirectMeAudio
+import DirectMeCore
+import Foundation
+
+/// `directme score`: replays every recording of a labels file and compares what the ninja
+/// did with what was said.
+public struct ScoreRun {
+  public var report: ScoreReport
+  /// Recordings that could not be read or decoded.
+  public var failed: [String]
+  /// Lines of the labels file that could not be parsed.
+  public var badLines: Int
+
+  /// Reads `labels` (paths relative to its folder) and scores each recording, with a
+  /// progress bar; problems are reported through `output` as they come.
+  public static func run(
+    labels: String, recognizer: Recognizer, interpreter: Interpreter, output: Output = .standard
+  ) throws -> ScoreRun {
+    let text: String
+    do {
+      text = try String(contentsOfFile: labels, encoding: .utf8)
+    } catch {
+      throw Failure("\(labels): cannot read the labels file (\(FileManager.default.fileExists(atPath: labels) ? "not UTF-8 text or unreadable" : "no such file"))")
+    }
+    let (recordings, errors) = LabelsFormat.parse(text)
+    for error in errors { output.warning("directme: \(labels): \(error)") }
+    guard !recordings.isEmpty else { throw Failure("\(labels): no recordings listed") }
+
+    let folder = URL(fileURLWithPath: labels).deletingLastPathComponent()
+    var scored: [ScoredRecording] = []
+    var failures: [String] = []
+    let progress = ProgressBar(total: recordings.count, label: "scoring")
+    for (index, recording) in recordings.enumerated() {
+      let path = recording.path.hasPrefix("/") ? recording.path : folder.appendingPathComponent(recording.path).path
+      switch replayFile(path, recognizer: recognizer, interpreter: interpreter) {
+      case .success(let (result, warnings)):
+        for warning in warnings { progress.interrupt { output.warning("directme: warning: \(warning)") } }
+        scored.append(
+          ScoredRecording(
+            path: recording.path, expected: recording.expected, recognized: result.directions,
+            transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
+            rescues: result.utterances.reduce(0) { $0 + $1.interpretation.rescues.count }))
+      case .failure(let error):
+        progress.interrupt { output.warning("directme: error: \(error) (\(labels) line \(recording.line))") }
+        failures.append(recording.path)
+      }
+      progress.update(index + 1)
+    }
+    progress.finish()
+    return ScoreRun(report: ScoreReport(recordings: scored), failed: failures, badLines: errors.count)
+  }
+}
+
+/// `directme replay` to text: each file's transcripts, alternates, rescues and instructions,
+/// or one JSON object per file per line. Returns the files that had problems (named on
+/// stderr as they come; the others still run).
+public func replayToText(
+  _ files: [String], recognizer: Recognizer, interpreter: Interpreter, recorder: SessionRecorder?, json: Bool,
+  output: Output = .standard
+) -> [String] {
+  var failures: [String] = []
+  for file in files {
+    switch replayFile(file, recognizer: recognizer, interpreter: interpreter, recorder: recorder) {
+    case .success(let (result, warnings)):
+      if json {
+        output.line(FileReport(file: file, result: result, warnings: warnings).jsonLine())
+      } else {
+        output.line("\(file) (\(result.duration.formatted(digits: 2)) s)")
+        if result.utterances.isEmpty { output.line("  no speech") }
+        for utterance in result.utterances {
+          TextReport.lines(for: utterance).forEach(output.line)
+        }
+        let directions = result.directions.map(\.rawValue).joined(separator: " ")
+        output.line("  => \(directions.isEmpty ? "(no instructions)" : directions)")
+      }
+      for warning in warnings { output.warning("directme: warning: \(warning)") }
+      if !warnings.isEmpty { failures.append(file) }
+    case .failure(let error):
+      output.warning("directme: error: \(error)")
+      if json { output.line(FileReport(file: file, error: "\(error)").jsonLine()) }
+      failures.append(file)
+    }
+  }
+  return failures
+}

@@ -1,0 +1,179 @@
+import DirectMeCore
+import DirectMeRecognizer
+import DirectMeTraining
+import Foundation
+
+/// `directme tune`: decodes labelled recordings (and noisy copies, and noise alone) through
+/// the live pipeline, learns the detector on some speakers, checks it on the others, reports
+/// both and writes the detector.
+public struct TuningJob {
+  public var labels: [String]
+  /// Where the detector goes.
+  public var out: String
+  public var checkShare: Double
+  public var options: TuningOptions
+  public var noise: String?
+  public var cache: String?
+  public var report: String?
+  public var jobs: Int
+  public var configuration: RecognizerConfiguration
+
+  public init(
+    labels: [String], out: String, checkShare: Double, options: TuningOptions, noise: String?, cache: String?,
+    report: String?, jobs: Int, configuration: RecognizerConfiguration
+  ) {
+    self.labels = labels
+    self.out = out
+    self.checkShare = checkShare
+    self.options = options
+    self.noise = noise
+    self.cache = cache
+    self.report = report
+    self.jobs = jobs
+    self.configuration = configuration
+  }
+
+  public func run(output: Output = .standard) throws {
+    var (audio, problems) = try LabelledAudioReader.read(labels)
+    for problem in problems { output.warning("directme: error: \(problem)") }
+    if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was tuned") }
+    guard audio.contains(where: { !$0.expected.isEmpty }) else { throw Failure("no command recordings to tune on") }
+    if let noise {
+      let noises = try ModelAdapter.loadNoises(noise)
+      let copies = try NoiseMaterial.noisyCopies(of: audio, noises: noises, snr: 5...20, every: 3)
+      let stretches = NoiseMaterial.noiseOnly(noises, count: max(100, audio.count / 20))
+      output.warning("tune: \(copies.count) noisy copies of commands and \(stretches.count) stretches of noise added")
+      audio += copies + stretches
+    }
+
+    let key = TuningCache.key(configuration: configuration, audio: audio)
+    var decoded = cache.flatMap { TuningCache.load($0, key: key) }
+    if decoded == nil {
+      let configuration = self.configuration
+      let progress = ConcurrentProgress(total: audio.count, label: "decoding")
+      let failures = FailureList()
+      decoded = try TuningDecoder(jobs: jobs).decode(
+        audio,
+        makeListener: {
+          CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration))
+        },
+        progress: { done, _ in progress.update(done) },
+        failed: { path, error in failures.add("\(path): \(error)") })
+      progress.finish()
+      for failure in failures.all { output.warning("directme: error: \(failure)") }
+      if !failures.all.isEmpty { throw Failure("\(failures.all.count) recordings could not be decoded; nothing was tuned") }
+      if let cache { try TuningCache.save(decoded!, key: key, to: cache) }
+    }
+    let (tuning, checking) = DetectorTuner.split(decoded!, checkingShare: checkShare)
+    let tuner = DetectorTuner(options: options)
+    let date = ISO8601DateFormatter().string(from: Date())
+    var detector = tuner.tune(
+      tuning,
+      notes: [
+        "tuned": date, "model": configuration.acousticModel,
+        "grammar": (configuration.grammar as NSString).lastPathComponent,
+        "recordings": "\(tuning.count) tuning, \(checking.count) checking (split by speaker, share \(checkShare))",
+        "labels": labels.joined(separator: " "),
+      ])
+    let tuningScore = DetectorTuner.evaluate(detector, on: tuning)
+    let checkingScore = checking.isEmpty ? nil : DetectorTuner.evaluate(detector, on: checking)
+    detector.notes["tuning speakers"] = TuneReport.summary(tuningScore)
+    if let checkingScore { detector.notes["checking speakers"] = TuneReport.summary(checkingScore) }
+    output.line(TuneReport.text(detector: detector, tuning: tuningScore, checking: checkingScore))
+
+    try detector.json().write(to: URL(fileURLWithPath: out), options: .atomic)
+    if let report {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try encoder.encode(TuneReport.JSON(detector: detector, tuning: tuningScore, checking: checkingScore))
+        .write(to: URL(fileURLWithPath: report), options: .atomic)
+    }
+    output.warning("tune: wrote \(out)")
+  }
+}
+
+/// What tuning found, for people.
+public enum TuneReport {
+  public struct JSON: Codable {
+    var detector: Detector
+    var tuning: TuningScore
+    var checking: TuningScore?
+  }
+
+  public static func summary(_ score: TuningScore) -> String {
+    String(
+      format: "%d commands %.1f%% right (%d noisy copies %.1f%%); %d other speech %.1f%% false alarms (%.1f%% pooled); %d noise %.1f%% false alarms; rescues %d right, %d wrong",
+      score.commands, score.accuracy * 100, score.noisyCommands, score.noisyAccuracy * 100, score.otherSpeech,
+      score.falseAlarms * 100, score.falseAlarmsPooled * 100,
+      score.noise, score.noiseFalseAlarms * 100, score.rescuesRight, score.rescuesWrong)
+  }
+
+  public static func text(detector: Detector, tuning: TuningScore, checking: TuningScore?) -> String {
+    var lines: [String] = []
+    lines.append(String(format: "operating point: confidence %.2f (rescue of near-misses from %.2f)", detector.threshold, detector.rescueThreshold))
+    lines.append(
+      String(format: "gate: a steady voiced run of %.0f ms, %.1f dB above the background", detector.gate.minimumVoiced * 1000, detector.gate.minimumDynamicRange))
+    for (word, calibration) in detector.calibrations.sorted(by: { $0.key < $1.key }) {
+      lines.append(
+        String(
+          format: "  %-6@ at least %3.0f ms; confidence 0.5 at margin %6.1f, acts from margin %6.1f", word, calibration.minimumDuration * 1000,
+          calibration.margin(forConfidence: 0.5), calibration.margin(forConfidence: detector.threshold)))
+    }
+    lines.append("tuning speakers:   " + summary(tuning))
+    if let checking {
+      lines.append("checking speakers: " + summary(checking))
+      let worst = checking.falseAlarmsByKind.sorted { $0.value > $1.value }.prefix(6)
+        .map { String(format: "%@ %.0f%%", $0.key, $0.value * 100) }.joined(separator: ", ")
+      lines.append("  most false alarms (checking): " + worst)
+      let commands = checking.accuracyByCommand.sorted { $0.key < $1.key }.filter { !$0.key.contains(" ") }
+        .map { String(format: "%@ %.0f%%", $0.key, $0.value * 100) }.joined(separator: ", ")
+      lines.append("  right per command (checking): " + commands)
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// Decoded tuning recordings kept on disk, valid for one model, grammar and set of recordings.
+public enum TuningCache {
+  public struct File: Codable {
+    var key: String
+    var recordings: [TuningRecording]
+  }
+
+  public static func key(configuration: RecognizerConfiguration, audio: [LabelledAudio]) -> String {
+    var hash: UInt64 = 14_695_981_039_346_656_037
+    func mix(_ text: String) { for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 } }
+    mix(configuration.acousticModel)
+    mix(configuration.grammar)
+    mix(configuration.finalDecoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+    for file in [configuration.grammar, configuration.acousticModel + "/means", configuration.acousticModel + "/sendump", configuration.acousticModel + "/mllr_matrix"] {
+      if let attributes = try? FileManager.default.attributesOfItem(atPath: file) {
+        mix("\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
+      }
+    }
+    for item in audio { mix(item.path + item.kind + item.speaker) }
+    return String(hash, radix: 16)
+  }
+
+  public static func load(_ path: String, key: String) -> [TuningRecording]? {
+    guard let data = FileManager.default.contents(atPath: path),
+      let file = try? JSONDecoder().decode(File.self, from: data), file.key == key
+    else { return nil }
+    warn("tune: reusing the decoded recordings in \(path)")
+    return file.recordings
+  }
+
+  public static func save(_ recordings: [TuningRecording], key: String, to path: String) throws {
+    try JSONEncoder().encode(File(key: key, recordings: recordings)).write(to: URL(fileURLWithPath: path), options: .atomic)
+  }
+}
+
+
+/// Lines collected from several threads.
+public final class FailureList: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
+  public init() {}
+  public func add(_ line: String) { lock.withLock { lines.append(line) } }
+  public var all: [String] { lock.withLock { lines } }
+}
