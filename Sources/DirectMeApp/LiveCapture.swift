@@ -144,6 +144,7 @@ public struct LivePipeline: @unchecked Sendable {
     capture.start()
     let listener = CommandListener(recognizer: recognizer, interpreter: interpreter)
     var captureTimes = CaptureTimes()
+    var meter = LevelMeter()
     /// Posts the events, with the timing of each instruction first when asked.
     func post(_ events: [ListenerEvent]) {
       for event in events {
@@ -176,6 +177,7 @@ public struct LivePipeline: @unchecked Sendable {
         case .lost:
           post(try listener.finish())  // keep what was heard
         case .chunk(let samples, let wall):
+          if case .some(let level) = meter.add(channel.isListening ? samples : nil) { channel.post(.level(level)) }
           if channel.isListening {
             recorder?.feed(samples)
             captureTimes.record(
@@ -197,5 +199,37 @@ public struct LivePipeline: @unchecked Sendable {
       channel.post(.status("recognizer failed: \(error)"))
       channel.post(.finished(failed: true))
     }
+  }
+}
+
+/// The input level for the window's meter: the loudest 10 ms of each 100 ms, from -60 dBFS
+/// (empty) to 0 dBFS (full), in twentieths, reported only when it changes (each report
+/// redraws the window).
+struct LevelMeter {
+  private var chunks = 0
+  private var loudest = -120.0
+  private var shown: Double??
+
+  /// Takes a chunk (`nil`: not listening); gives a level to show when there is a new one.
+  mutating func add(_ samples: [Int16]?) -> Double?? {
+    guard let samples else {
+      chunks = 0
+      loudest = -120
+      return report(nil)
+    }
+    let power = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))
+    loudest = max(loudest, 10 * log10(max(power, 1e-3) / (32768.0 * 32768.0)))
+    chunks += 1
+    guard chunks >= 10 else { return nil }
+    let level = (min(1, max(0, (loudest + 60) / 60)) * 20).rounded() / 20
+    chunks = 0
+    loudest = -120
+    return report(level)
+  }
+
+  private mutating func report(_ level: Double?) -> Double?? {
+    if let shown, shown == level { return nil }
+    shown = .some(level)
+    return .some(level)
   }
 }

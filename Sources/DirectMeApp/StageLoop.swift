@@ -8,6 +8,8 @@ public enum StageEvent: Sendable {
   case timings([InstructionTiming])
   /// A problem shown in the window and on stderr (`nil`: it is over).
   case status(String?)
+  /// The microphone's input level, 0...1 (`nil`: not listening), for the meter under the button.
+  case level(Double?)
   /// A line for stdout when there is a window (headless runs print the results instead).
   case note(String)
   case finished(failed: Bool)
@@ -183,6 +185,8 @@ public func runStage(
       case .status(let status):
         stage.status = status
         if let status { output.warning("directme: \(status)") }
+      case .level(let level):
+        stage.level = level
       case .note(let note):
         if hasWindow { output.line(note) }
       case .finished(let didFail):

@@ -14,8 +14,8 @@ public struct EndpointerSettings: Hashable, Sendable {
   /// Silence this long ends an utterance.
   public var endSilence: Double
   /// Silence this long may end an utterance early when whoever drives the endpointer knows
-  /// that what was said so far is complete (a command word was the last thing heard); see
-  /// `Endpointer.quietDuration` and `Endpointer.endNow()`.
+  /// that what was said so far is complete (a command word was the last thing heard): the
+  /// listener decides early once `Endpointer.quietDuration` reaches it.
   public var quickEndSilence: Double
   /// Audio before the detected start handed to the recognizer with it.
   public var preRoll: Double
@@ -150,13 +150,6 @@ public struct Endpointer: Sendable {
 
   /// How long the utterance under way has been quiet, in seconds (0 outside an utterance).
   public var quietDuration: Double { inSpeech ? Double(quietRun) * settings.frameDuration : 0 }
-
-  /// Ends the utterance under way now (its last frame has been classified already), as
-  /// when a command was heard and the quiet after it is long enough.
-  public mutating func endNow() {
-    inSpeech = false
-    quietRun = 0
-  }
 
   /// Forgets the stream so far (a new stream begins); the floor is kept.
   public mutating func reset() {

@@ -85,3 +85,25 @@ struct CaptureTests {
     #expect(capture.fatal.value == nil)
   }
 }
+
+@Suite("Level meter")
+struct LevelMeterTests {
+  @Test("reports the loudest 10 ms of each 100 ms, from -60 dBFS (0) to full scale (1), only when it changes, and nothing while not listening")
+  func meter() {
+    var meter = LevelMeter()
+    let quiet = [Int16](repeating: 33, count: 160)  // about -60 dBFS
+    let loud = [Int16](repeating: 3277, count: 160)  // -20 dBFS
+    var reports: [Double??] = []
+    for index in 0..<30 {
+      if case .some(let level) = meter.add(index >= 10 && index < 20 && index % 3 == 0 ? loud : quiet) { reports.append(level) }
+    }
+    #expect(reports.count == 3)
+    #expect(reports[0] == .some(0.0))
+    #expect(reports[1] == .some(0.65), "-20 dBFS is two thirds of the way, in twentieths")
+    #expect(reports[2] == .some(0.0))
+    for _ in 0..<10 { #expect(meter.add(quiet) == nil, "no change, no report") }
+    let off = meter.add(nil)
+    #expect(off == .some(nil), "not listening hides the meter")
+    #expect(meter.add(nil) == nil)
+  }
+}

@@ -62,6 +62,7 @@ struct StageLoopTests {
       output: lines.output
     ) { channel in
       channel.post(.listener(.speechStarted(at: 0)))
+      channel.post(.level(0.5))
       channel.post(.listener(final([.left, .up], at: 0)))
       channel.post(.finished(failed: false))
     }
@@ -71,6 +72,7 @@ struct StageLoopTests {
     #expect(last.spritePosition == Point(x: 300, y: 200))
     #expect(last.lastInstructions == [.left, .up])
     #expect(fake.scenes.count > 2, "the move is animated over several frames")
+    #expect(last.level == 0.5, "the input level meter")
     #expect(fake.screenshots == ["/tmp/x.png"])
     #expect(lines.lines.contains("instruction 1: left -> (300, 300)"), "\(lines.lines)")
     #expect(lines.lines.contains("screenshot: /tmp/x.png"))
