@@ -9,7 +9,6 @@ packages=(
   libpulse-dev pulseaudio pulseaudio-utils libsndfile1-dev libsamplerate0-dev
   libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev fonts-dejavu-core
   espeak-ng flite sox sphinxbase-utils
-  xvfb
 )
 
 missing=()

@@ -1,0 +1,223 @@
+import CPocketSphinx
+import DirectMeCore
+import Foundation
+
+/// The final pass: the command words of a finished utterance, each checked against one other
+/// word on its stretch of audio, every senone scored (see `verify`).
+extension PocketSphinxRecognizer {
+  /// Decodes the utterance's audio so far with <commands>, then checks each command word
+  /// against <garbage> (see `verify`).
+  func finalPass() throws -> RecognitionResult {
+    guard let final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
+    // Without a <commands> rule the whole grammar stands for the commands.
+    let commands = try decode(audio, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
+    let duration = Double(audio.count) / Double(Self.sampleRate)
+    guard let commands else { return RecognitionResult(transcriptions: [], start: 0, end: duration) }
+    guard finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage) else {
+      return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
+    }
+    return RecognitionResult(transcriptions: try verify(commands, on: final), start: 0, end: duration)
+  }
+
+  // MARK: Final pass
+
+  /// The searches: the grammar's public rule, and its rules `<commands>` (what counts as
+  /// a command utterance), `<direction>` (one command word) and `<garbage>` (one other word).
+  enum Search {
+    static let main = "directme"
+    static let commands = "commands"
+    static let direction = "direction"
+    static let garbage = "garbage"
+    /// The same with optional carriers around the word.
+    static let carriedDirection = "carried_direction"
+    static let carriedGarbage = "carried_garbage"
+  }
+
+  private func decode(_ samples: [Int16], search: String, on decoder: Decoder) throws -> Transcription? {
+    try decoder.select(search: search)
+    return try decoder.decodeWhole(samples)
+  }
+
+  static let sampleRate = 16_000
+  /// The commands reading with each command word's margin, and the other-words reading.
+  ///
+  /// Each command word's stretch of audio is decoded on its own with <direction> (one
+  /// command word) and with <garbage> (one other word), every senone scored in every frame;
+  /// the margin is the difference. The stretch of a command said alone ("up", "move the
+  /// ninja up") is the whole utterance, so where the commands reading placed the word and
+  /// what carriers it heard around it do not matter: "go" read as the carrier "go" and a
+  /// squeezed-in "up" is still "go" against "up". In a sequence ("down, down, right") each
+  /// command word's stretch reaches halfway to the command words before and after it, so
+  /// each is judged like a word said alone, and no better than the whole utterance: a
+  /// stretch cut out of one longer word ("zero" read as "right" then "up") can look like
+  /// a command on its own, the whole does not. The other-words reading is the commands
+  /// reading with each command word replaced by the other word heard in its stretch.
+  func verify(_ commands: Transcription, on decoder: Decoder) throws -> [Transcription] {
+    let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
+    let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
+    let end = Double(audio.count) / Double(Self.sampleRate)
+    // Command words without a pause between them are one slot: one word read as two
+    // ("zero" as "right up"). A pause is in the audio, not in where the decoder drew the
+    // boundaries: a stretch quiet like the background.
+    let energies = Signal.frameEnergies(audio, floor: 1e-2, wholeFrames: true)
+    let quiet = Self.pauseLevel(energies)
+    var slots: [[Int]] = []
+    for index in checked {
+      if let last = slots.last?.last,
+        !Self.separated(
+          commands.segments[slots.last!.first!].start...commands.segments[last].end,
+          commands.segments[index].start...commands.segments[index].end, energies: energies, quiet: quiet)
+      {
+        slots[slots.count - 1].append(index)
+      } else {
+        slots.append([index])
+      }
+    }
+    let words = spoken.map { commands.segments[$0].word }
+    var marked = commands
+    var others = commands
+    var gap = 0.0
+    for (position, slot) in slots.enumerated() {
+      let first = commands.segments[slot.first!]
+      let last = commands.segments[slot.last!]
+      let from = position > 0 ? (commands.segments[slots[position - 1].last!].end + first.start) / 2 : 0
+      let to = position + 1 < slots.count ? (last.end + commands.segments[slots[position + 1].first!].start) / 2 : end
+      // Carriers said around the command ("move the ninja up") are left out of its stretch
+      // when they last long enough to be words; a short one is more often breath or noise
+      // read as "now" than a word, and stays in.
+      var (low, high) = (from, to)
+      let firstSpoken = spoken.firstIndex(of: slot.first!)!
+      let lastSpoken = spoken.firstIndex(of: slot.last!)!
+      let (lead, trail) = Self.carriers(around: firstSpoken...lastSpoken, in: words)
+      // With two or more carriers heard around the command ("go up now", "move the ninja
+      // left"), both sides may explain them: <carried_direction> against <carried_garbage>.
+      // One carrier alone is as often part of the word or a breath ("go" read before a
+      // short "up") and stays in the stretch.
+      let carried = lead.count + trail.count >= Self.carrierWords
+        && finalSearches.contains(Search.carriedDirection) && finalSearches.contains(Search.carriedGarbage)
+      let spokenCarriers = !carried && lead.count + trail.count >= Self.carrierWords
+      if spokenCarriers && !lead.isEmpty {
+        let leadStart = commands.segments[spoken[firstSpoken - lead.count]].start
+        let leadEnd = commands.segments[spoken[firstSpoken - 1]].end
+        if leadEnd - leadStart >= Self.carrierDuration { low = max(low, (leadEnd + first.start) / 2) }
+      }
+      if spokenCarriers && !trail.isEmpty {
+        let trailStart = commands.segments[spoken[lastSpoken + 1]].start
+        let trailEnd = commands.segments[spoken[lastSpoken + trail.count]].end
+        if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
+      }
+      let lowerSample = max(0, min(audio.count, Int(low * Double(Self.sampleRate))))
+      let upperSample = max(lowerSample, min(audio.count, Int(high * Double(Self.sampleRate))))
+      let stretch = Array(audio[lowerSample..<upperSample])
+      let command = try decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
+      let other = try decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
+      let margin: Double
+      if let command, let other {
+        margin = command.score - other.score
+        gap += margin
+      } else {
+        // One side found nothing at all: a margin beyond any the detector was tuned on.
+        margin = command == nil ? -1e6 : 1e6
+      }
+      // The slot keeps one command word: the one its stretch holds on its own.
+      let keep = slot.first!
+      let heard = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
+      marked.segments[keep].word = heard ?? marked.segments[keep].word
+      marked.segments[keep].end = last.end
+      marked.segments[keep].margin = margin
+      let garbageWord = other?.segments.first { !$0.isFiller && !Vocabulary.standard.isCarrier($0.word) }
+        ?? other?.segments.first { !$0.isFiller }
+      // In the command word's place, so the two readings line up word for word.
+      var replacement = WordSegment(
+        word: garbageWord?.word ?? "<sil>", start: first.start, end: last.end, score: garbageWord?.score ?? first.score)
+      replacement.soundsLike = garbageWord.flatMap { nearMisses[$0.word] }
+      others.segments[keep] = replacement
+      for extra in slot.dropFirst() {
+        marked.segments[extra].word = "<sil>"
+        others.segments[extra].word = "<sil>"
+      }
+    }
+    others.score = commands.score - gap
+    return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
+  }
+
+  /// The carrier words heard right before and after the command words at `range` of
+  /// `words` (the spoken words of the commands reading): the longest lead ("move the
+  /// ninja", "please move", "go", ...) ending just before, and a trail ("now", "please")
+  /// just after.
+  static func carriers(around range: ClosedRange<Int>, in words: [String]) -> (lead: [String], trail: [String]) {
+    let before = words[..<range.lowerBound]
+    let lead = Self.leads.first { before.suffix($0.count).elementsEqual($0) } ?? []
+    let after = words[(range.upperBound + 1)...]
+    let trail = Self.trails.first { after.prefix($0.count).elementsEqual($0) } ?? []
+    return (lead, trail)
+  }
+
+  /// The grammar's <lead> and <trail>, longest first.
+  static let leads: [[String]] = [
+    ["please", "move", "the", "ninja"], ["move", "the", "ninja"], ["please", "move"], ["please", "go"], ["move"], ["go"], ["please"],
+  ]
+  static let trails: [[String]] = [["now"], ["please"]]
+
+  /// The level (dBFS) under which a frame is quiet: close to the background (the quietest
+  /// tenth of the frames that are not digital silence) or far below the loud part of the
+  /// speech, whichever is higher: a clean recording's background can be near digital
+  /// silence while the pauses of a sequence still hold breath and reverberation.
+  static func pauseLevel(_ energies: [Double]) -> Double {
+    let sounding = energies.filter { $0 > -100 }.sorted()
+    guard !sounding.isEmpty else { return -100 }
+    let background = sounding[sounding.count / 10]
+    let loud = sounding[min(sounding.count - 1, sounding.count * 95 / 100)]
+    return max(background + pauseRise, loud - pauseDepth)
+  }
+
+  /// Whether between `from` and `to` (seconds) there are `pauseFrames` frames in a row no
+  /// louder than `level` dBFS.
+  static func hasPause(_ energies: [Double], below level: Double, from: Double, to: Double) -> Bool {
+    let first = max(0, Int(from * 100))
+    let last = min(energies.count, Int(to * 100))
+    var run = 0
+    for frame in first..<max(first, last) {
+      run = energies[frame] <= level ? run + 1 : 0
+      if run >= pauseFrames { return true }
+    }
+    return false
+  }
+
+  /// Whether two stretches (seconds) read as command words are two words said apart: a
+  /// pause between them. (Also asking each side to be loud for a word's length kept a
+  /// quiet "up" after a loud "left" in one slot: sequences 53% right against 73%.)
+  static func separated(_ first: ClosedRange<Double>, _ second: ClosedRange<Double>, energies: [Double], quiet: Double) -> Bool {
+    hasPause(energies, below: quiet, from: first.upperBound - 0.15, to: second.lowerBound + 0.15)
+  }
+
+  /// A pause between two commands: this many 10 ms frames (150 ms: people pause 200-400 ms
+  /// between commands; shorter dips are a consonant's closure as often as a pause)...
+  static let pauseFrames = 15
+  /// ...this close to the background (dB)...
+  static let pauseRise = 6.0
+  /// ...or this far below the loud part of the utterance (dB).
+  static let pauseDepth = 30.0
+  /// Carriers around a command lasting at least this long (seconds) are words.
+  static let carrierDuration = 0.25
+  /// Carriers are left out of a command's stretch only when there are this many around it.
+  static let carrierWords = 2
+
+  /// Garbage words one phone away from a command word that share at least two of its phones
+  /// in order ("drown" and "down", "cup" and "up"), each with the command it sounds like.
+  static func nearMisses(of commands: Set<String>, among words: Set<String>, decoder: Decoder) -> [String: String] {
+    let commandPhones = commands.sorted().map { ($0, decoder.pronunciations(of: $0)) }
+    var result: [String: String] = [:]
+    for word in words.sorted() where !commands.contains(word) {
+      for pronunciation in decoder.pronunciations(of: word) {
+        if let (command, _) = commandPhones.first(where: { _, variants in
+          variants.contains { PhoneDistance.isNearMiss(pronunciation, of: $0) }
+        }) {
+          result[word] = command
+          break
+        }
+      }
+    }
+    return result
+  }
+}

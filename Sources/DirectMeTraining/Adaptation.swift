@@ -1,0 +1,88 @@
+import DirectMeCore
+import Foundation
+
+/// One recording to adapt on, with every word said in it.
+public struct AdaptationItem: Hashable, Sendable {
+  public var audio: String
+  public var words: [String]
+  public init(audio: String, words: [String]) {
+    self.audio = audio
+    self.words = words
+  }
+
+  /// What to adapt on from labelled recordings: each one's transcript, or its directions for
+  /// a command without one. Non-commands without a transcript are left out (counted).
+  public static func items(from recordings: [LabelledAudio]) -> (items: [AdaptationItem], leftOut: Int) {
+    var items: [AdaptationItem] = []
+    var leftOut = 0
+    for recording in recordings {
+      if let transcript = recording.transcript {
+        items.append(AdaptationItem(audio: recording.path, words: transcript.split(separator: " ").map(String.init)))
+      } else if !recording.expected.isEmpty {
+        items.append(AdaptationItem(audio: recording.path, words: recording.expected.map(\.rawValue)))
+      } else {
+        leftOut += 1
+      }
+    }
+    return (items, leftOut)
+  }
+}
+
+/// How to adapt.
+public struct AdaptationOptions: Sendable {
+  public enum Method: String, Sendable, CaseIterable {
+    /// Maximum a posteriori: every Gaussian and mixture weight moves towards the data, as
+    /// far as the data supports it. Needs tens of minutes of speech.
+    case map
+    /// Maximum likelihood linear regression: one linear transform of all means. Works with a
+    /// few minutes.
+    case mllr
+    /// MLLR below `AdaptationOptions.minutesForMAP` of audio, MAP above.
+    case auto
+  }
+
+  public var method: Method = .auto
+  /// The model to start from (a folder with mdef, means, variances, sendump, ...).
+  public var baseModel: String
+  /// The pronunciation dictionary the transcripts' words are looked up in.
+  public var dictionary: String
+  /// More pronunciations (`word PH PH ...`), e.g. the grammar's companion dictionary.
+  public var extraDictionary: String?
+  /// Noise recordings to mix into copies of the recordings (`nil`: clean only).
+  public var noiseFolder: String?
+  /// The range of signal-to-noise ratios (dB) of the noisy copies.
+  public var snr: ClosedRange<Double> = 5...20
+  /// Noisy copies per recording.
+  public var noisyCopies: Int = 1
+  /// Parallel jobs for feature extraction and statistics.
+  public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  /// Seeds the choice of noise and SNR, so a rebuild gives the same model.
+  public var seed: UInt64 = 1
+  /// Less audio than this (seconds, clean) is refused.
+  public var minimumSeconds: Double = 20
+
+  public static let minutesForMAP = 10.0
+
+  public init(baseModel: String, dictionary: String) {
+    self.baseModel = baseModel
+    self.dictionary = dictionary
+  }
+}
+
+/// What an adaptation did, for the model's README and the user.
+public struct AdaptationSummary: Sendable, Codable {
+  public var method: String
+  public var recordings: Int
+  public var noisyCopies: Int
+  public var seconds: Double
+  public var baseModel: String
+  public var noise: String?
+  public var snr: String?
+}
+
+/// Progress of a long adaptation: a stage, and how far into it.
+public struct AdaptationProgress: Sendable {
+  public var stage: String
+  public var done: Int
+  public var total: Int
+}

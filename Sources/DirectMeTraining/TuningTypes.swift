@@ -1,0 +1,72 @@
+import DirectMeCore
+import Foundation
+
+/// One labelled recording as the pipeline heard it: the final result of each utterance, so
+/// that any detector can be tried on it without decoding again.
+public struct TuningRecording: Hashable, Sendable, Codable {
+  public var path: String
+  public var speaker: String
+  public var expected: [Direction]
+  /// What kind of recording it is, for weighing false alarms evenly across kinds: the words
+  /// said ("go", "zero", "smart mirror"), "noise", or the directions for a command.
+  public var kind: String
+  public var results: [RecognitionResult]
+
+  public init(path: String, speaker: String, expected: [Direction], kind: String, results: [RecognitionResult]) {
+    self.path = path
+    self.speaker = speaker
+    self.expected = expected
+    self.kind = kind
+    self.results = results
+  }
+
+  public var isCommand: Bool { !expected.isEmpty }
+  public var isNoise: Bool { kind == TuningRecording.noiseKind }
+  /// A command recording with noise mixed in by tuning.
+  public var isNoisyCopy: Bool { kind.hasSuffix(TuningRecording.noisySuffix) }
+  public static let noiseKind = "noise"
+  public static let noisySuffix = " + noise"
+}
+
+/// How well a detector does on a set of recordings.
+public struct TuningScore: Hashable, Sendable, Codable {
+  public var commands: Int
+  /// Share of command recordings whose directions came out exactly.
+  public var accuracy: Double
+  public var noisyCommands: Int
+  /// The same for the noisy copies of command recordings (5-20 dB SNR).
+  public var noisyAccuracy: Double
+  public var otherSpeech: Int
+  /// Share of other-speech recordings that moved the ninja, each kind of recording weighing
+  /// the same ("go" and "yes" count alike however many of each there are; a rare kind's rate
+  /// is drawn towards the pooled one).
+  public var falseAlarms: Double
+  /// The same, counted over recordings.
+  public var falseAlarmsPooled: Double
+  public var noise: Int
+  /// Share of noise-only recordings that moved the ninja.
+  public var noiseFalseAlarms: Double
+  /// Rescued near-misses that were right (the command was said) and wrong.
+  public var rescuesRight: Int
+  public var rescuesWrong: Int
+  /// False alarm rate per kind of other speech, for the report.
+  public var falseAlarmsByKind: [String: Double]
+  /// Accuracy per expected direction sequence, for the report.
+  public var accuracyByCommand: [String: Double]
+}
+
+/// Targets and safety margins of tuning.
+public struct TuningOptions: Sendable {
+  /// The most other-speech false alarms (evenly weighted across kinds) the operating point
+  /// may cause on the tuning recordings.
+  public var maximumFalseAlarms = 0.035
+  /// The most noise-only false alarms.
+  public var maximumNoiseFalseAlarms = 0.01
+  /// The share of correct command words the gate and the minimum durations must keep.
+  public var keep = 0.99
+  /// A near-miss rescue threshold is used only if at least this share of its rescues is right.
+  public var minimumRescuePrecision = 0.8
+  /// Whether noisy copies of commands count in the calibration (they always count for the gate).
+  public var calibrateOnNoisyCopies = false
+  public init() {}
+}

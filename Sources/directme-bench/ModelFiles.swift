@@ -1,0 +1,86 @@
+import ArgumentParser
+import DirectMeApp
+import DirectMeBench
+import DirectMeCommandLine
+import DirectMeCore
+import DirectMeTraining
+import Foundation
+
+/// Writes the room noises DirectMe adapts, tunes and benchmarks with.
+struct NoiseFiles: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "noises",
+    abstract: "Write synthetic room noises (white, pink, brown, tap, bike, kitchen) as WAV files.",
+    discussion: "For 'directme adapt --noise' and 'directme tune --noise'. Seeded: the same seed gives the same files."
+  )
+
+  @Option(help: ArgumentHelp("The folder to write them to.", valueName: "folder"))
+  var out: String
+
+  @Option(help: "Seconds of each noise.")
+  var seconds: Double = 60
+
+  @Option(help: "How many different recordings of each noise.")
+  var variants: Int = 2
+
+  @Option(help: "Seed of the random numbers.")
+  var seed: UInt64 = 1
+
+  func validate() throws {
+    guard seconds >= 1, seconds <= 3600 else { throw ValidationError("--seconds must be between 1 and 3600") }
+    guard variants >= 1 else { throw ValidationError("--variants must be 1 or more") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      for room in Signal.Room.allCases {
+        for variant in 0..<variants {
+          let samples = room.make(seconds: seconds, seed: seed &* 1000 &+ UInt64(variant * 10 + Signal.Room.allCases.firstIndex(of: room)!))
+          let path = URL(fileURLWithPath: out).appendingPathComponent("\(room.rawValue)-\(variant + 1).wav").path
+          try Tools.write(samples, to: path)
+          print(path)
+        }
+      }
+    }
+  }
+}
+
+/// Writes the labels files DirectMe's model is built from.
+struct TrainingLabels: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "training-labels",
+    abstract: "Split the Speech Commands training set by speaker into labels files for adapt, tune and checking.",
+    discussion: """
+      Writes adaptation.tsv (for 'directme adapt'), tuning.tsv (for 'directme tune', which holds \
+      out its checking speakers itself with --check-share \(TrainingSet.checkingShare)) and \
+      checking.tsv (those held-out speakers alone, for 'directme score'), each line \
+      path<TAB>directions<TAB>words<TAB>speaker.
+      """
+  )
+
+  @Option(help: ArgumentHelp("The training set (manifest.tsv, labels.tsv).", valueName: "folder"))
+  var data: String = Resources.path("../shared/data/speech-commands-train")
+
+  @Option(help: ArgumentHelp("Where to write the labels files.", valueName: "folder"))
+  var out: String
+
+  func run() throws {
+    try reportingErrors {
+      let clips = try TrainingSet.read(URL(fileURLWithPath: data))
+      try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+      let parts = Dictionary(grouping: clips) { TrainingSet.part(of: $0.speaker) }
+      let files: [(String, [LabelledAudio])] = [
+        ("adaptation.tsv", parts[.adaptation] ?? []),
+        ("tuning.tsv", (parts[.tuning] ?? []) + (parts[.checking] ?? [])),
+        ("checking.tsv", parts[.checking] ?? []),
+      ]
+      for (name, part) in files {
+        let path = URL(fileURLWithPath: out).appendingPathComponent(name)
+        try TrainingSet.labels(part).write(to: path, atomically: true, encoding: .utf8)
+        let speakers = Set(part.map(\.speaker)).count
+        print("\(path.path): \(part.count) clips, \(part.filter { !$0.expected.isEmpty }.count) with a command, \(speakers) speakers")
+      }
+    }
+  }
+}
