@@ -1,4 +1,5 @@
 import DirectMeCore
+import Dispatch
 import Foundation
 
 /// What the pipeline thread tells the stage.
@@ -87,6 +88,8 @@ public struct StageSettings {
   public var screenshot: String?
   /// Record when each instruction was applied and drawn.
   public var timingLog: TimingLog?
+  /// Seconds to wait, once the run ends, for the producer to finish what it has heard.
+  public var producerGrace: Double = 5
 
   public init(
     step: Double = 100, listening: Bool, pushToTalk: Bool = false, duration: Double? = nil, screenshot: String? = nil,
@@ -123,7 +126,12 @@ public func runStage(
   let hasWindow = display.isWindow
   let channel = StageChannel(listening: settings.listening, wake: hasWindow ? display.wake : nil)
   let wake = display.wake
+  // The first SIGINT/SIGTERM ends the run cleanly; a second one, while it winds up, ends
+  // the process at once.
+  let signalled = Locked(false)
   let signals = SignalWatcher {
+    if signalled.value { exit(1) }
+    signalled.value = true
     channel.close()
     if hasWindow { wake() }
   }
@@ -136,7 +144,11 @@ public func runStage(
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 
-  let thread = Thread { producer(channel) }
+  let producerDone = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    producer(channel)
+    producerDone.signal()
+  }
   thread.stackSize = 8 << 20
   thread.start()
 
@@ -240,12 +252,17 @@ public func runStage(
   }
 
   channel.close()
+  // Quitting (SIGTERM included) loses nothing already heard: the producer ends the utterance
+  // under way (acting on it, saving it) and its last events are still taken. A producer
+  // stuck in a blocking call is not waited for long.
+  if producerDone.wait(timeout: .now() + settings.producerGrace) == .success {
+    apply(channel.take(timeout: 0))
+  }
   // The last frame drawn may be one of the final move's last steps: show where it ended.
   if hasWindow { display.draw(stage.scene(at: now())) }
   if hasWindow, let screenshot = settings.screenshot {
     try display.saveScreenshot(screenshot)
     output.line("screenshot: \(screenshot)")
   }
-  // The producer stops at its next chunk; a blocked microphone read ends with the process.
   return StageOutcome(failed: failed, quit: quit, instructions: instructionCount)
 }

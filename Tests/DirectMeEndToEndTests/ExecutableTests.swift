@@ -215,6 +215,34 @@ struct ExecutableTests {
     #expect(saved.flatMap(\.instructions) == [.left, .up], "\(saved)")
   }
 
+  @Test("SIGTERM while a command is still being heard: it is acted on and saved, nothing heard is lost, exit 0")
+  func terminateDuringSession() throws {
+    try #require(PulseAudioServer.isAvailable, "needs pulseaudio and pactl (scripts/setup.sh)")
+    let pulse = try PulseAudioServer()
+    let folder = try TestSupport.temporaryFolder("sigterm")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("commands.wav")
+    try TestSupport.speak("move left. move the ninja up", voice: flite, to: file, pad: 0.3)
+    // No silence after "up": the utterance is still open when the signal comes.
+    let samples = Array(try TestSupport.samples(of: file).dropLast(4_000))
+    let session = folder.appendingPathComponent("session")
+    let app = try TestSupport.launch(
+      [executable!.path, "--headless", "--hands-free", "--save-session", session.path],
+      environment: ["PULSE_SERVER": pulse.server])
+    Thread.sleep(forTimeInterval: 1.0)  // let directme connect first
+    try pulse.play(samples)
+    Thread.sleep(forTimeInterval: 0.05)
+    app.terminate()
+    let run = app.finish(timeout: 30)
+    #expect(run.status == 0, "\(run.stderr)")
+    let saved = try SessionRecorder.utterances(in: session.path)
+    #expect(saved.flatMap(\.instructions) == [.left, .up], "\(saved)\n\(run.stderr)")
+    for utterance in saved {
+      #expect(FileManager.default.fileExists(atPath: utterance.file), "the audio of every utterance is saved")
+    }
+    #expect(lastPosition(in: run.stdout) == expectedPosition(after: [.left, .up]), "\(run.stdout)")
+  }
+
   @Test("--save-session writes each utterance and a log, private to the user; replaying the folder gives the same instructions")
   func saveSession() throws {
     let folder = try TestSupport.temporaryFolder("session")

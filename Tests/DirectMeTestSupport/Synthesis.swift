@@ -27,6 +27,48 @@ public enum TestSupport {
     public var stderr: String
   }
 
+  /// A program started by `launch`, running while the test does something else.
+  public final class Launched: @unchecked Sendable {
+    public let process: Process
+    let out: Reader
+    let err: Reader
+
+    init(process: Process, out: Reader, err: Reader) {
+      self.process = process
+      self.out = out
+      self.err = err
+    }
+
+    /// Sends SIGTERM, as a service manager or `kill` does.
+    public func terminate() { process.terminate() }
+
+    /// Waits for the program to end (SIGKILL after `timeout` seconds) and returns its output.
+    public func finish(timeout: Double = 60) -> Run {
+      let deadline = Date(timeIntervalSinceNow: timeout)
+      while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+      return Run(status: process.terminationStatus, stdout: out.finish(), stderr: err.finish())
+    }
+  }
+
+  /// Starts `arguments[0]` with the rest and returns at once.
+  public static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Launched {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : (which(arguments[0]) ?? arguments[0]))
+    process.arguments = Array(arguments.dropFirst())
+    var env = ProcessInfo.processInfo.environment
+    env.merge(environment) { _, new in new }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return Launched(process: process, out: Reader(out.fileHandleForReading), err: Reader(err.fileHandleForReading))
+  }
+
   /// Runs `arguments[0]` with the rest, waits, and returns its output.
   @discardableResult
   public static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 300) throws -> Run {
