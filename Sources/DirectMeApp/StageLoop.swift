@@ -9,6 +9,8 @@ public enum StageEvent: Sendable {
   case timings([InstructionTiming])
   /// A problem shown in the window and on stderr (`nil`: it is over).
   case status(String?)
+  /// What the user is asked to say (`nil`: nothing), shown in the window.
+  case prompt(String?)
   /// The microphone's input level, 0...1 (`nil`: not listening), for the meter under the button.
   case level(Double?)
   /// A line for stdout when there is a window (headless runs print the results instead).
@@ -199,6 +201,8 @@ public func runStage(
         if let status { output.warning("directme: \(status)") }
       case .level(let level):
         stage.level = level
+      case .prompt(let prompt):
+        stage.prompt = prompt
       case .note(let note):
         if hasWindow { output.line(note) }
       case .finished(let didFail):

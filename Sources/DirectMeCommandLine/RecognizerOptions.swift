@@ -45,6 +45,14 @@ public struct RecognizerOptions: ParsableArguments {
   public var finalDecoderOptions: [String] = []
 
   public func validate() throws {
+    if model == nil && !noPersonalModel {
+      let settings: UserSettings
+      do { settings = try UserSettings.load() } catch { throw ValidationError("\(error)") }
+      if let personal = settings.model, !FileManager.default.fileExists(atPath: personal + "/mdef") {
+        throw ValidationError(
+          "your personal model \(personal) (saved in \(UserSettings.path)) is missing: run 'directme personalize --reset', or pass --no-personal-model")
+      }
+    }
     for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
       throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
     }
@@ -57,8 +65,16 @@ public struct RecognizerOptions: ParsableArguments {
     }
   }
 
-  /// The acoustic model folder in use.
-  public var modelFolder: String { model ?? Resources.defaultModel }
+  @Flag(help: "Ignore the personal model saved by 'directme personalize': use DirectMe's shipped model.")
+  public var noPersonalModel = false
+
+  /// The acoustic model folder in use: --model, else the personal model saved by
+  /// `directme personalize`, else DirectMe's shipped model.
+  public var modelFolder: String {
+    if let model { return model }
+    if !noPersonalModel, let personal = try? UserSettings.load().model { return personal }
+    return Resources.defaultModel
+  }
 
   public var configuration: RecognizerConfiguration {
     var configuration = RecognizerConfiguration(

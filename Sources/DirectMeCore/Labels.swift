@@ -92,6 +92,18 @@ public enum LabelsFormat {
   public static func format(_ recordings: [(path: String, expected: [Direction])]) -> String {
     recordings.map { "\($0.path)\t\($0.expected.map(\.rawValue).joined(separator: " "))\n" }.joined()
   }
+
+  /// The file's text for `recordings`, with the transcript and speaker columns when given.
+  public static func format(_ recordings: [LabeledRecording]) -> String {
+    recordings.map { recording in
+      var columns = [recording.path, recording.expected.map(\.rawValue).joined(separator: " ")]
+      if recording.transcript != nil || recording.speaker != nil {
+        columns.append(recording.transcript ?? "")
+      }
+      if let speaker = recording.speaker { columns.append(speaker) }
+      return columns.joined(separator: "\t") + "\n"
+    }.joined()
+  }
 }
 
 extension StringProtocol {

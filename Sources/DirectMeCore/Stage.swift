@@ -15,11 +15,13 @@ public struct Scene: Hashable, Sendable {
   public var status: String?
   /// Input level 0...1, when known.
   public var level: Double?
+  /// What the user is asked to say (recording and enrolling), shown instead of the hint.
+  public var prompt: String?
 
   public init(
     spritePosition: Point, isListening: Bool = false, partial: String = "", lastTranscript: String = "",
     lastInstructions: [Direction] = [], rescues: [String] = [], rejection: String? = nil,
-    status: String? = nil, level: Double? = nil
+    status: String? = nil, level: Double? = nil, prompt: String? = nil
   ) {
     self.spritePosition = spritePosition
     self.isListening = isListening
@@ -30,6 +32,7 @@ public struct Scene: Hashable, Sendable {
     self.rejection = rejection
     self.status = status
     self.level = level
+    self.prompt = prompt
   }
 }
 
@@ -45,6 +48,7 @@ public struct Stage: Sendable {
   public private(set) var utteranceDirections: [Direction] = []
   public var status: String?
   public var level: Double?
+  public var prompt: String?
 
   public init(animator: Animator, isListening: Bool = false) {
     self.animator = animator
@@ -89,7 +93,8 @@ public struct Stage: Sendable {
       // Nothing new at the end of an utterance that already moved the ninja is no rejection.
       rejection: utteranceDirections.isEmpty ? interpretation?.rejection?.reason : nil,
       status: status,
-      level: level)
+      level: level,
+      prompt: prompt)
   }
 
   /// Whether frames must keep coming at `time` (the sprite is moving).

@@ -53,6 +53,8 @@ extension StageWindow {
     let x = buttonRect.x + buttonRect.w + 18
     if let status = scene.status {
       drawText(status, font: smallFont, color: (192, 57, 43), at: (x, 16))
+    } else if let prompt = scene.prompt {
+      drawText(prompt, font: font, color: (44, 62, 80), at: (x, 12))
     } else {
       let hint = listening ? "Listening... say \"up\", \"move left\", \"down down right\"" : "Press Space or click to give directions"
       drawText(hint, font: smallFont, color: (90, 100, 110), at: (x, 16))

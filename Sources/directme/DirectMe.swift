@@ -10,7 +10,7 @@ struct DirectMe: ParsableCommand {
       Say "up", "move left" or "down down right" and the ninja moves. Recognition runs locally \
       with PocketSphinx; nothing leaves the machine.
       """,
-    subcommands: [Live.self, Replay.self, Score.self, Adapt.self, Tune.self],
+    subcommands: [Live.self, Replay.self, Score.self, Record.self, Enroll.self, Personalize.self, Adapt.self, Tune.self],
     defaultSubcommand: Live.self
   )
 }

@@ -243,6 +243,58 @@ struct ExecutableTests {
     #expect(lastPosition(in: run.stdout) == expectedPosition(after: [.left, .up]), "\(run.stdout)")
   }
 
+  @Test("record and enroll from a virtual microphone: each prompt's take is saved and labelled, and score reads the enrollment as is")
+  func recordAndEnroll() throws {
+    try #require(PulseAudioServer.isAvailable, "needs pulseaudio and pactl (scripts/setup.sh)")
+    let pulse = try PulseAudioServer()
+    let folder = try TestSupport.temporaryFolder("enroll")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plan = EnrollmentPlan(takes: 1, carriers: false, others: 2)
+    var stream = [Int16](repeating: 0, count: 16_000)
+    for (index, prompt) in plan.prompts.enumerated() {
+      let url = folder.appendingPathComponent("prompt-\(index).wav")
+      try TestSupport.speak(prompt.text, voice: flite, to: url, pad: 0.1)
+      stream += try TestSupport.samples(of: url) + [Int16](repeating: 0, count: 19_200)
+    }
+    let enrollment = folder.appendingPathComponent("me")
+    let app = try TestSupport.launch(
+      [executable!.path, "enroll", enrollment.path, "--takes", "1", "--no-carriers", "--others", "2", "--headless", "--timeout", "20"],
+      environment: ["PULSE_SERVER": pulse.server])
+    Thread.sleep(forTimeInterval: 1.0)
+    try pulse.play(stream)
+    let run = app.finish(timeout: 30)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("1/6 say: up"), "\(run.stdout)")
+    let labels = try String(contentsOf: enrollment.appendingPathComponent("labels.tsv"), encoding: .utf8)
+    let lines = labels.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    #expect(lines.map { $0[0] } == plan.prompts.map { $0.name + ".wav" }, "\(labels)")
+    #expect(lines.map { $0[1] } == plan.prompts.map { $0.expected.map(\.rawValue).joined(separator: " ") })
+    #expect(lines.map { $0[2] } == plan.prompts.map(\.text))
+    #expect(lines.allSatisfy { $0[3] == "me" })
+    for (line, prompt) in zip(lines, plan.prompts) {
+      // Each take holds its prompt: the speech and a little silence, not the stream.
+      let spoken = try TestSupport.samples(of: folder.appendingPathComponent("prompt-\(plan.prompts.firstIndex(of: prompt)!).wav"))
+      let take = try AudioFileSource.readAll(path: enrollment.appendingPathComponent(line[0]).path)
+      #expect(abs(take.count - spoken.count) < 16_000, "\(line[0]): \(take.count) vs \(spoken.count) samples")
+    }
+    let scored = try TestSupport.run([executable!.path, "score", enrollment.appendingPathComponent("labels.tsv").path])
+    #expect(scored.status == 0, "\(scored.stderr)")
+    #expect(scored.stdout.contains("recordings: 6 (4 with a command, 2 without)"), "\(scored.stdout)")
+
+    // record: one utterance, then it stops by itself.
+    let recorded = folder.appendingPathComponent("one.wav")
+    let recorder = try TestSupport.launch(
+      [executable!.path, "record", recorded.path, "--headless", "--timeout", "10"], environment: ["PULSE_SERVER": pulse.server])
+    Thread.sleep(forTimeInterval: 1.0)
+    let left = folder.appendingPathComponent("left.wav")
+    try TestSupport.speak("move left", voice: flite, to: left, pad: 0.1)
+    try pulse.play(try TestSupport.samples(of: left) + [Int16](repeating: 0, count: 16_000))
+    let recordRun = recorder.finish(timeout: 20)
+    #expect(recordRun.status == 0, "\(recordRun.stderr)")
+    let replayed = try TestSupport.run([executable!.path, "replay", "--json", recorded.path])
+    #expect(replayed.stdout.contains("\"instructions\":[\"left\"]"), "\(replayed.stdout)")
+  }
+
   @Test("--save-session writes each utterance and a log, private to the user; replaying the folder gives the same instructions")
   func saveSession() throws {
     let folder = try TestSupport.temporaryFolder("session")

@@ -1,0 +1,162 @@
+import DirectMeCore
+import DirectMeRecognizer
+import DirectMeTraining
+import Foundation
+
+/// The user's saved settings: which acoustic model plain `directme` uses. A small JSON file
+/// in `$XDG_CONFIG_HOME/directme` (or `~/.config/directme`).
+public struct UserSettings: Codable, Hashable, Sendable {
+  /// The personal model made by `directme personalize`.
+  public var model: String?
+
+  public init(model: String? = nil) { self.model = model }
+
+  /// The settings file.
+  public static var path: String {
+    let environment = ProcessInfo.processInfo.environment
+    let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+    return config + "/directme/settings.json"
+  }
+
+  /// Where personal models go by default: `$XDG_DATA_HOME/directme` (or `~/.local/share/directme`).
+  public static var dataFolder: String {
+    let environment = ProcessInfo.processInfo.environment
+    let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+    return data + "/directme"
+  }
+
+  /// The saved settings; none saved is the defaults. A broken file is an error naming it.
+  public static func load() throws -> UserSettings {
+    guard let data = FileManager.default.contents(atPath: path) else { return UserSettings() }
+    do {
+      return try JSONDecoder().decode(UserSettings.self, from: data)
+    } catch {
+      throw Failure("\(path): not a DirectMe settings file (\(error)); fix or delete it")
+    }
+  }
+
+  public func save() throws {
+    let folder = URL(fileURLWithPath: Self.path).deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(self).write(to: URL(fileURLWithPath: Self.path), options: .atomic)
+  }
+
+  /// Forgets the saved settings.
+  public static func reset() throws {
+    if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+  }
+}
+
+/// `directme personalize DIR`: adapts the model in use to the recordings `directme enroll`
+/// made (MLLR for a few minutes of audio, MAP for more), keeps its detector (or tunes one on
+/// the recordings with `tune`), scores the recordings before and after, and saves the new
+/// model as the user's default.
+public struct PersonalizeJob {
+  public var labels: String
+  public var base: String
+  public var dictionary: String
+  public var grammar: String
+  public var out: String
+  public var tune: Bool
+  public var save: Bool
+  public var output: Output
+
+  public init(
+    labels: String, base: String, dictionary: String, grammar: String, out: String, tune: Bool, save: Bool,
+    output: Output = .standard
+  ) {
+    self.labels = labels
+    self.base = base
+    self.dictionary = dictionary
+    self.grammar = grammar
+    self.out = out
+    self.tune = tune
+    self.save = save
+    self.output = output
+  }
+
+  /// Command accuracy and other-speech false alarms of `model` on the recordings.
+  func score(model: String, recordings: [LabelledAudio]) throws -> (right: Int, commands: Int, falseAlarms: Int, others: Int) {
+    let configuration = RecognizerConfiguration(acousticModel: model, dictionary: dictionary, grammar: grammar)
+    let recognizer = try PocketSphinxRecognizer(configuration: configuration)
+    let detectorPath = model + "/detector.json"
+    let detector = FileManager.default.fileExists(atPath: detectorPath) ? try Detector.load(detectorPath) : .untrained
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    var result = (right: 0, commands: 0, falseAlarms: 0, others: 0)
+    for recording in recordings {
+      let heard = try replayFile(recording.path, recognizer: recognizer, interpreter: interpreter).get().0.directions
+      if recording.expected.isEmpty {
+        result.others += 1
+        if !heard.isEmpty { result.falseAlarms += 1 }
+      } else {
+        result.commands += 1
+        if heard == recording.expected { result.right += 1 }
+      }
+    }
+    return result
+  }
+
+  public func run() throws {
+    let (recordings, problems) = try LabelledAudioReader.read([labels])
+    for problem in problems { output.warning("directme: error: \(problem)") }
+    if !problems.isEmpty { throw Failure("\(problems.count) problems in \(labels); nothing was adapted") }
+    let (items, _) = AdaptationItem.items(from: recordings)
+    guard !items.isEmpty else { throw Failure("\(labels): no recordings with their words to adapt on") }
+
+    output.warning("personalize: scoring the recordings with \(base)")
+    let before = try score(model: base, recordings: recordings)
+
+    var options = AdaptationOptions(baseModel: base, dictionary: dictionary)
+    options.method = .auto
+    let outURL = URL(fileURLWithPath: out)
+    let staging = URL(fileURLWithPath: out + ".new")
+    let work = URL(fileURLWithPath: out + ".work")
+    try? FileManager.default.removeItem(at: staging)
+    try? FileManager.default.removeItem(at: work)
+    defer { try? FileManager.default.removeItem(at: work) }
+    try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let bar = StageProgress()
+    let summary = try ModelAdapter(options: options).adapt(items, output: staging, work: work) { progress in
+      bar.update(progress.stage, progress.done, progress.total)
+    }
+    bar.finish()
+    // The base model's detector is calibrated for models like it; a personal operating
+    // point needs more recordings than an enrollment usually has (`tune`).
+    let baseDetector = base + "/detector.json"
+    if FileManager.default.fileExists(atPath: baseDetector) {
+      try FileManager.default.copyItem(atPath: baseDetector, toPath: staging.appendingPathComponent("detector.json").path)
+    }
+    if tune {
+      var tuning = TuningOptions()
+      tuning.maximumFalseAlarms = 0.035
+      try TuningJob(
+        labels: [labels], out: staging.appendingPathComponent("detector.json").path, checkShare: 0, options: tuning,
+        noise: nil, cache: nil, report: nil, jobs: 1,
+        configuration: RecognizerConfiguration(acousticModel: staging.path, dictionary: dictionary, grammar: grammar)
+      ).run(output: output)
+    }
+    output.warning("personalize: scoring the recordings with the new model")
+    let after = try score(model: staging.path, recordings: recordings)
+    // Replace the old personal model only now that the new one works.
+    try? FileManager.default.removeItem(at: outURL)
+    try FileManager.default.moveItem(at: staging, to: outURL)
+
+    func line(_ name: String, _ score: (right: Int, commands: Int, falseAlarms: Int, others: Int)) -> String {
+      "\(name): commands \(score.right)/\(score.commands) right, other phrases \(score.falseAlarms)/\(score.others) moved the ninja"
+    }
+    output.line(
+      "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings (\((summary.seconds / 60).formatted(digits: 1)) min) -> \(out)")
+    output.line(line("before", before) + " (the enrollment recordings themselves: a check, not a measure)")
+    output.line(line("after ", after))
+    if save {
+      var settings = try UserSettings.load()
+      settings.model = out
+      try settings.save()
+      output.line("saved in \(UserSettings.path): plain `directme` now uses your model; `--no-personal-model` or `directme personalize --reset` go back")
+    }
+  }
+}
