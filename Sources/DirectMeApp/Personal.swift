@@ -80,13 +80,21 @@ public struct PersonalizeJob {
   }
 
   /// Command accuracy and other-speech false alarms of `model` on the recordings.
-  func score(model: String, recordings: [LabelledAudio]) throws -> (right: Int, commands: Int, falseAlarms: Int, others: Int) {
+  func score(model: String, recordings: [LabelledAudio]) throws -> EnrollmentScore {
+    try Self.score(model: model, dictionary: dictionary, grammar: grammar, recordings: recordings)
+  }
+
+  /// Command accuracy and other-speech false alarms of `model` (with its detector) on the
+  /// recordings.
+  public static func score(
+    model: String, dictionary: String, grammar: String, recordings: [LabelledAudio]
+  ) throws -> EnrollmentScore {
     let configuration = RecognizerConfiguration(acousticModel: model, dictionary: dictionary, grammar: grammar)
     let recognizer = try PocketSphinxRecognizer(configuration: configuration)
     let detectorPath = model + "/detector.json"
     let detector = FileManager.default.fileExists(atPath: detectorPath) ? try Detector.load(detectorPath) : .untrained
     let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
-    var result = (right: 0, commands: 0, falseAlarms: 0, others: 0)
+    var result = EnrollmentScore()
     for recording in recordings {
       let heard = try replayFile(recording.path, recognizer: recognizer, interpreter: interpreter).get().0.directions
       if recording.expected.isEmpty {
@@ -145,7 +153,7 @@ public struct PersonalizeJob {
     try? FileManager.default.removeItem(at: outURL)
     try FileManager.default.moveItem(at: staging, to: outURL)
 
-    func line(_ name: String, _ score: (right: Int, commands: Int, falseAlarms: Int, others: Int)) -> String {
+    func line(_ name: String, _ score: EnrollmentScore) -> String {
       "\(name): commands \(score.right)/\(score.commands) right, other phrases \(score.falseAlarms)/\(score.others) moved the ninja"
     }
     output.line(
@@ -159,4 +167,16 @@ public struct PersonalizeJob {
       output.line("saved in \(UserSettings.path): plain `directme` now uses your model; `--no-personal-model` or `directme personalize --reset` go back")
     }
   }
+}
+
+/// How a model does on a voice's recordings.
+public struct EnrollmentScore: Hashable, Sendable {
+  public var right = 0
+  public var commands = 0
+  public var falseAlarms = 0
+  public var others = 0
+  public init() {}
+  /// Recordings handled wrongly: commands not exactly right, other speech that moved the ninja.
+  public var errors: Int { commands - right + falseAlarms }
+  public var total: Int { commands + others }
 }

@@ -163,6 +163,12 @@ public struct CorpusBuilder {
     public var name: String
     public var rate: Int?
     public var pitch: Int?
+    public init(engine: String, name: String, rate: Int? = nil, pitch: Int? = nil) {
+      self.engine = engine
+      self.name = name
+      self.rate = rate
+      self.pitch = pitch
+    }
     public var label: String {
       "\(engine):\(name)" + (rate.map { " -s \($0)" } ?? "") + (pitch.map { " -p \($0)" } ?? "")
     }

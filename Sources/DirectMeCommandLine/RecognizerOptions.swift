@@ -45,14 +45,6 @@ public struct RecognizerOptions: ParsableArguments {
   public var finalDecoderOptions: [String] = []
 
   public func validate() throws {
-    if model == nil && !noPersonalModel {
-      let settings: UserSettings
-      do { settings = try UserSettings.load() } catch { throw ValidationError("\(error)") }
-      if let personal = settings.model, !FileManager.default.fileExists(atPath: personal + "/mdef") {
-        throw ValidationError(
-          "your personal model \(personal) (saved in \(UserSettings.path)) is missing: run 'directme personalize --reset', or pass --no-personal-model")
-      }
-    }
     for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
       throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
     }
@@ -108,8 +100,18 @@ public struct RecognizerOptions: ParsableArguments {
       + (threshold.map { ", threshold \($0)" } ?? "")
   }
 
+  /// A saved personal model that has gone is one clear line, not a missing-file error.
+  public func checkPersonalModel() throws {
+    guard model == nil && !noPersonalModel, let personal = try UserSettings.load().model else { return }
+    if !FileManager.default.fileExists(atPath: personal + "/mdef") {
+      throw Failure(
+        "your personal model \(personal) (saved in \(UserSettings.path)) is missing: run 'directme personalize --reset', or pass --no-personal-model")
+    }
+  }
+
   public func makeRecognizer() throws -> PocketSphinxRecognizer {
-    try PocketSphinxRecognizer(configuration: configuration)
+    try checkPersonalModel()
+    return try PocketSphinxRecognizer(configuration: configuration)
   }
 }
 

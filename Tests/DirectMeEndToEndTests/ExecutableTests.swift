@@ -295,6 +295,54 @@ struct ExecutableTests {
     #expect(replayed.stdout.contains("\"instructions\":[\"left\"]"), "\(replayed.stdout)")
   }
 
+  @Test("personalize adapts to an enrollment, scores it before and after, and becomes the default until reset")
+  func personalize() throws {
+    try #require(TestSupport.which("bw") != nil || FileManager.default.fileExists(atPath: "/usr/lib/sphinxtrain/bw"), "needs sphinxtrain (scripts/setup.sh)")
+    let folder = try TestSupport.temporaryFolder("personal")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // An enrollment as `directme enroll` writes it, spoken by one voice.
+    let enrollment = folder.appendingPathComponent("me")
+    try FileManager.default.createDirectory(at: enrollment, withIntermediateDirectories: true)
+    let plan = EnrollmentPlan(takes: 2, carriers: true, others: 4)
+    var labels: [LabeledRecording] = []
+    for prompt in plan.prompts {
+      try TestSupport.speak(prompt.text, voice: TestSupport.Voice(.flite, "rms"), to: enrollment.appendingPathComponent(prompt.name + ".wav"))
+      labels.append(
+        LabeledRecording(
+          path: prompt.name + ".wav", expected: prompt.expected, line: labels.count + 1,
+          transcript: prompt.text.replacingOccurrences(of: ".", with: ""), speaker: "me"))
+    }
+    try LabelsFormat.format(labels).write(to: enrollment.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
+    let environment = ["XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+    let model = folder.appendingPathComponent("model")
+    let run = try TestSupport.run(
+      [executable!.path, "personalize", enrollment.path, "--out", model.path], environment: environment, timeout: 300)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("before: commands"), "\(run.stdout)")
+    #expect(run.stdout.contains("after : commands"), "\(run.stdout)")
+    #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent("mdef").path))
+    #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent("detector.json").path))
+    let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("config/directme/settings.json"))) as? [String: Any]
+    #expect(settings?["model"] as? String == model.path, "\(String(describing: settings))")
+
+    // Plain replay uses it and still hears the commands.
+    let file = enrollment.appendingPathComponent(plan.prompts[0].name + ".wav").path
+    let replayed = try TestSupport.run([executable!.path, "replay", "--json", file], environment: environment)
+    #expect(replayed.status == 0, "\(replayed.stderr)")
+    #expect(replayed.stdout.contains("\"instructions\":[\"up\"]"), "\(replayed.stdout)")
+    // A personal model gone missing is one clear line; --no-personal-model and --reset go back.
+    try FileManager.default.moveItem(at: model, to: folder.appendingPathComponent("moved"))
+    let missing = try TestSupport.run([executable!.path, "replay", file], environment: environment)
+    #expect(missing.status != 0)
+    #expect(missing.stderr.contains("personal model") && missing.stderr.contains("--reset"), "\(missing.stderr)")
+    let ignoring = try TestSupport.run([executable!.path, "replay", "--no-personal-model", file], environment: environment)
+    #expect(ignoring.status == 0, "\(ignoring.stderr)")
+    let reset = try TestSupport.run([executable!.path, "personalize", "--reset"], environment: environment)
+    #expect(reset.status == 0, "\(reset.stderr)")
+    let after = try TestSupport.run([executable!.path, "replay", file], environment: environment)
+    #expect(after.status == 0, "\(after.stderr)")
+  }
+
   @Test("--save-session writes each utterance and a log, private to the user; replaying the folder gives the same instructions")
   func saveSession() throws {
     let folder = try TestSupport.temporaryFolder("session")

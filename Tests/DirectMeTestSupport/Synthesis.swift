@@ -27,6 +27,13 @@ public enum TestSupport {
     public var stderr: String
   }
 
+  /// An empty settings folder for the programs the tests run.
+  static let isolatedConfig: String = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("directme-tests-config-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }()
+
   /// A program started by `launch`, running while the test does something else.
   public final class Launched: @unchecked Sendable {
     public let process: Process
@@ -58,6 +65,8 @@ public enum TestSupport {
     process.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : (which(arguments[0]) ?? arguments[0]))
     process.arguments = Array(arguments.dropFirst())
     var env = ProcessInfo.processInfo.environment
+    // The user's own settings (a personal model) must not change what the tests see.
+    env["XDG_CONFIG_HOME"] = isolatedConfig
     env.merge(environment) { _, new in new }
     process.environment = env
     let out = Pipe()
@@ -76,6 +85,8 @@ public enum TestSupport {
     process.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : (which(arguments[0]) ?? arguments[0]))
     process.arguments = Array(arguments.dropFirst())
     var env = ProcessInfo.processInfo.environment
+    // The user's own settings (a personal model) must not change what the tests see.
+    env["XDG_CONFIG_HOME"] = isolatedConfig
     env.merge(environment) { _, new in new }
     process.environment = env
     let out = Pipe()

@@ -1,0 +1,146 @@
+import ArgumentParser
+import DirectMeApp
+import DirectMeBench
+import DirectMeCommandLine
+import DirectMeCore
+import DirectMeTraining
+import Foundation
+
+/// Enrolls one synthetic voice and scores it, and other voices, before and after.
+struct EnrollBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "enroll",
+    abstract: "Enroll one voice (directme enroll's prompts, spoken by a synthetic voice), personalize, and score that voice and others before and after.",
+    discussion: """
+      The enrollment takes vary in tempo and pitch (sox), as a person's takes do; the test \
+      recordings use other variations, other carrier phrases and other non-command phrases. \
+      Before: DirectMe's shipped model; after: the personal model. Other voices show what the \
+      personal model does to people it was not made for.
+      """
+  )
+
+  @Option(help: ArgumentHelp("The voice to enroll, engine:name (flite, espeak-ng).", valueName: "voice"))
+  var voice: String = "flite:kal16"
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Other voices to score before and after.", valueName: "voice"))
+  var others: [String] = ["flite:slt", "flite:rms", "flite:awb", "espeak-ng:en-us"]
+
+  @Option(help: ArgumentHelp("Where to write the recordings, the model and enroll.txt.", valueName: "folder"))
+  var out: String = "bench-out/enroll"
+
+  @OptionGroup(title: "Recognizer")
+  var recognizer: RecognizerOptions
+
+  /// Tempo and pitch (cents) of the enrollment's takes, and of the test recordings.
+  static let enrollVariations: [(Double, Int)] = [(1.0, 0), (0.9, -60), (1.1, 60)]
+  static let testVariations: [(Double, Int)] = [(0.95, 30), (1.05, -30), (0.85, 0), (1.15, 0)]
+  static let testCommands: [(String, [Direction])] = [
+    ("move the ninja left", [.left]), ("go down", [.down]), ("please go right now", [.right]), ("up up", [.up, .up]),
+    ("left. down. right.", [.left, .down, .right]), ("move up", [.up]),
+  ]
+  static let testOthers = ["hello", "what is your name", "stop the music", "go away", "no thanks", "turn it off", "a cup of tea", "downtown"]
+
+  func parse(_ label: String) throws -> CorpusBuilder.Voice {
+    let parts = label.split(separator: ":", maxSplits: 1).map(String.init)
+    guard parts.count == 2, ["flite", "espeak-ng"].contains(parts[0]) else {
+      throw ValidationError("a voice is flite:NAME or espeak-ng:NAME (got \(label))")
+    }
+    return CorpusBuilder.Voice(engine: parts[0], name: parts[1])
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let outURL = URL(fileURLWithPath: out)
+      let cache = outURL.appendingPathComponent("cache")
+      try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+      let builder = CorpusBuilder(cache: cache) { warn("bench: \($0)") }
+      let enrolled = try parse(voice)
+      let otherVoices = try others.map(parse)
+      let dictionary = recognizer.dict
+      let grammar = recognizer.grammar ?? Resources.defaultGrammar
+      let base = recognizer.model ?? Resources.defaultModel
+
+      /// `text` by `voice` at a tempo and pitch, written to `folder/name.wav`.
+      func record(_ text: String, _ voice: CorpusBuilder.Voice, _ variation: (Double, Int), to folder: URL, name: String) throws -> String {
+        let plain = folder.appendingPathComponent(name + ".plain.wav").path
+        let path = folder.appendingPathComponent(name + ".wav").path
+        try Tools.write(try builder.speak(text, voice: voice), to: plain)
+        try Tools.run(["sox", plain, path, "tempo", String(variation.0), "pitch", String(variation.1)])
+        try? FileManager.default.removeItem(atPath: plain)
+        return path
+      }
+
+      // The enrollment, as `directme enroll` would have recorded it.
+      let enrollFolder = outURL.appendingPathComponent("enrollment")
+      try FileManager.default.createDirectory(at: enrollFolder, withIntermediateDirectories: true)
+      var labels: [LabeledRecording] = []
+      let plan = EnrollmentPlan(takes: Self.enrollVariations.count, carriers: true, others: 6)
+      for prompt in plan.prompts {
+        let take = Int(prompt.name.split(separator: "-").last ?? "1").map { ($0 - 1) % Self.enrollVariations.count } ?? 0
+        let variation = prompt.name.hasPrefix("phrase") || prompt.name.hasPrefix("other") ? Self.enrollVariations[0] : Self.enrollVariations[take]
+        _ = try record(prompt.text, enrolled, variation, to: enrollFolder, name: prompt.name)
+        labels.append(
+          LabeledRecording(
+            path: prompt.name + ".wav", expected: prompt.expected, line: labels.count + 1,
+            transcript: prompt.text.replacingOccurrences(of: ".", with: ""), speaker: "enrolled"))
+      }
+      let labelsPath = enrollFolder.appendingPathComponent("labels.tsv").path
+      try LabelsFormat.format(labels).write(toFile: labelsPath, atomically: true, encoding: .utf8)
+
+      // Test recordings of every voice.
+      func testSet(_ voice: CorpusBuilder.Voice, index: Int) throws -> [LabelledAudio] {
+        let folder = outURL.appendingPathComponent("test-\(index)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var items: [LabelledAudio] = []
+        for direction in Direction.allCases {
+          for (number, variation) in Self.testVariations.enumerated() {
+            let path = try record(direction.rawValue, voice, variation, to: folder, name: "\(direction.rawValue)-\(number)")
+            items.append(LabelledAudio(path: path, expected: [direction], transcript: nil, speaker: voice.label))
+          }
+        }
+        for (number, (text, expected)) in Self.testCommands.enumerated() {
+          let variation = Self.testVariations[number % Self.testVariations.count]
+          let path = try record(text, voice, variation, to: folder, name: "phrase-\(number)")
+          items.append(LabelledAudio(path: path, expected: expected, transcript: nil, speaker: voice.label))
+        }
+        for (number, text) in Self.testOthers.enumerated() {
+          let variation = Self.testVariations[number % Self.testVariations.count]
+          let path = try record(text, voice, variation, to: folder, name: "other-\(number)")
+          items.append(LabelledAudio(path: path, expected: [], transcript: nil, speaker: voice.label))
+        }
+        return items
+      }
+      warn("bench: making the test recordings")
+      let voices = [enrolled] + otherVoices
+      let tests = try voices.enumerated().map { try testSet($0.element, index: $0.offset) }
+
+      warn("bench: scoring with \(base)")
+      let before = try tests.map { try PersonalizeJob.score(model: base, dictionary: dictionary, grammar: grammar, recordings: $0) }
+      let personal = outURL.appendingPathComponent("personal-model").path
+      try PersonalizeJob(
+        labels: labelsPath, base: base, dictionary: dictionary, grammar: grammar, out: personal, tune: false, save: false
+      ).run()
+      warn("bench: scoring with the personal model")
+      let after = try tests.map { try PersonalizeJob.score(model: personal, dictionary: dictionary, grammar: grammar, recordings: $0) }
+
+      var report = ["DirectMe enrollment benchmark: \(voice) enrolled (\(plan.prompts.count) prompts), base \(base)", ""]
+      func percent(_ part: Int, _ whole: Int) -> String { whole == 0 ? "-" : String(format: "%.1f%%", 100 * Double(part) / Double(whole)) }
+      report.append("voice                     before: right / FA / errors      after: right / FA / errors     errors")
+      for (index, voice) in voices.enumerated() {
+        let (b, a) = (before[index], after[index])
+        let change = b.errors == 0 ? "-" : String(format: "%+.0f%%", 100 * Double(a.errors - b.errors) / Double(b.errors))
+        let name = (index == 0 ? "* " : "  ") + voice.label
+        report.append(
+          name.padding(toLength: 26, withPad: " ", startingAt: 0)
+            + "\(percent(b.right, b.commands)) / \(percent(b.falseAlarms, b.others)) / \(b.errors) of \(b.total)".padding(toLength: 33, withPad: " ", startingAt: 0)
+            + "\(percent(a.right, a.commands)) / \(percent(a.falseAlarms, a.others)) / \(a.errors) of \(a.total)".padding(toLength: 31, withPad: " ", startingAt: 0)
+            + change)
+      }
+      report.append("")
+      report.append("* enrolled. Target: at least a third fewer errors for the enrolled voice; others no more than 1 point worse.")
+      let text = report.joined(separator: "\n")
+      print(text)
+      try text.write(to: outURL.appendingPathComponent("enroll.txt"), atomically: true, encoding: .utf8)
+    }
+  }
+}
