@@ -4,7 +4,8 @@
 #   1. splits its speakers into an adaptation part and a tuning part (directme-bench training-labels);
 #   2. writes synthetic room noises (directme-bench noises);
 #   3. adapts Debian's en-us model on the adaptation part, each clip also mixed with a noise
-#      at 5-20 dB SNR (directme adapt: MAP through sphinxtrain);
+#      (a room noise, or babble made from the adaptation speakers' other words) at 5-20 dB SNR
+#      (directme adapt: MAP through sphinxtrain);
 #   4. learns the detector on the tuning part's speakers, with noisy copies and noise-only
 #      stretches, and checks it on held-out speakers (directme tune).
 # Takes about 20 minutes on 2 cores. Work files go to build/model.
@@ -20,7 +21,12 @@ work=build/model
 mkdir -p "$work"
 "$bench" training-labels --data "${DIRECTME_TRAIN:-../shared/data/speech-commands-train}" --out "$work"
 "$bench" noises --out "$work/noise" --seconds 60 --variants 2 --seed 7 >/dev/null
-"$bin" adapt "$work/adaptation.tsv" --out "$work/en-us-directme" --noise "$work/noise" --snr 5:20 --force
+# Adaptation also hears babble made from the adaptation speakers' other words (tuning does
+# not: a stretch of babble holds words, it is not noise that must move nothing).
+rm -rf "$work/adapt-noise"
+"$bench" noises --out "$work/adapt-noise" --seconds 60 --variants 2 --seed 7 \
+  --babble-from "$work/adaptation.tsv" --babble-variants 4 >/dev/null
+"$bin" adapt "$work/adaptation.tsv" --out "$work/en-us-directme" --noise "$work/adapt-noise" --snr 5:20 --force
 "$bin" tune "$work/tuning.tsv" --model "$work/en-us-directme" --noise "$work/noise" --check-share 0.4 \
   --cache "$work/tune-cache.json" --report "$work/tune-report.json" | tee "$work/tune.txt"
 rm -rf models/en-us-directme.new

@@ -265,3 +265,34 @@ extension Signal {
     return samples
   }
 }
+
+extension Signal {
+  /// Babble: `talkers` people talking at once, each a run of the given recordings (cut to
+  /// their speech, at one level, with short gaps), mixed at gains from 0.6 to 1 and scaled to
+  /// about -20 dBFS RMS. From real recordings of other words this is the noise of a room
+  /// full of people; nothing in it is a command when `clips` hold none.
+  public static func babble(
+    from clips: [[Int16]], seconds: Double, talkers: Int = 6, random: inout Random
+  ) -> [Int16] {
+    let count = Int(seconds * Double(rate))
+    let usable = clips.map { trimmed($0, margin: 0) }.filter { $0.count >= rate / 10 }
+    guard !usable.isEmpty, count > 0 else { return [Int16](repeating: 0, count: max(0, count)) }
+    var mixed = [Double](repeating: 0, count: count)
+    for _ in 0..<max(1, talkers) {
+      let gain = Double.random(in: 0.6...1.0, using: &random)
+      var position = Int.random(in: 0..<(rate / 2), using: &random)
+      while position < count {
+        let clip = usable[Int.random(in: 0..<usable.count, using: &random)]
+        let power = clip.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(clip.count)
+        let scale = power > 0 ? gain / power.squareRoot() : 0
+        for (index, sample) in clip.enumerated() where position + index < count {
+          mixed[position + index] += Double(sample) * scale
+        }
+        position += clip.count + Int.random(in: 0...(rate / 10), using: &random)
+      }
+    }
+    let power = mixed.reduce(0.0) { $0 + $1 * $1 } / Double(count)
+    let scale = power > 0 ? 0.1 * 32768 / power.squareRoot() : 0
+    return mixed.map { Int16(clamping: Int(($0 * scale).rounded())) }
+  }
+}

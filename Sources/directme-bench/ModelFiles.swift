@@ -10,7 +10,7 @@ import Foundation
 struct NoiseFiles: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "noises",
-    abstract: "Write synthetic room noises (white, pink, brown, tap, bike, kitchen) as WAV files.",
+    abstract: "Write synthetic room noises (white, pink, brown, tap, bike, kitchen), and babble from real recordings, as WAV files.",
     discussion: "For 'directme adapt --noise' and 'directme tune --noise'. Seeded: the same seed gives the same files."
   )
 
@@ -25,6 +25,15 @@ struct NoiseFiles: ParsableCommand {
 
   @Option(help: "Seed of the random numbers.")
   var seed: UInt64 = 1
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write babble (six people talking) made from the non-command recordings of this labels file.",
+      valueName: "labels.tsv"))
+  var babbleFrom: String?
+
+  @Option(help: "How many different babble recordings.")
+  var babbleVariants: Int = 4
 
   func validate() throws {
     guard seconds >= 1, seconds <= 3600 else { throw ValidationError("--seconds must be between 1 and 3600") }
@@ -41,6 +50,25 @@ struct NoiseFiles: ParsableCommand {
           try Tools.write(samples, to: path)
           print(path)
         }
+      }
+      if let babbleFrom {
+        let (recordings, problems) = try LabelledAudioReader.read([babbleFrom])
+        if let problem = problems.first { throw Failure("\(babbleFrom): \(problem)") }
+        let others = recordings.filter(\.expected.isEmpty).map(\.path)
+        guard !others.isEmpty else { throw Failure("\(babbleFrom): no non-command recordings to make babble from") }
+        var random = Signal.Random(seed: seed &* 7_919)
+        let progress = ProgressBar(total: babbleVariants, label: "babble")
+        for variant in 0..<babbleVariants {
+          // 400 clips a variant: enough for six talkers for a minute.
+          let picked = (0..<min(400, others.count)).map { _ in others[Int.random(in: 0..<others.count, using: &random)] }
+          let clips = try picked.map { try Tools.samples($0) }
+          let samples = Signal.babble(from: clips, seconds: seconds, random: &random)
+          let path = URL(fileURLWithPath: out).appendingPathComponent("babble-\(variant + 1).wav").path
+          try Tools.write(samples, to: path)
+          progress.update(variant + 1)
+          progress.interrupt { print(path) }
+        }
+        progress.finish()
       }
     }
   }
