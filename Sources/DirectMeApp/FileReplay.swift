@@ -102,3 +102,20 @@ public struct StageReplay: @unchecked Sendable {
     channel.post(.finished(failed: failed))
   }
 }
+
+extension SessionRecorder {
+  /// The audio files `paths` name, in order: files as given, folders searched for audio
+  /// files, and a saved session's utterances in the order they were heard.
+  public static func replayFiles(_ paths: [String]) throws -> [String] {
+    var files: [String] = []
+    for path in paths {
+      if FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent(logName).path) {
+        files += try utterances(in: path).map(\.file)
+      } else {
+        files += AudioFileReader.expand([path])
+      }
+    }
+    guard !files.isEmpty else { throw Failure("no audio files (.wav, .flac, .ogg, .mp3, ...) in \(paths.joined(separator: ", "))") }
+    return files
+  }
+}

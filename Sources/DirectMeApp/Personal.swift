@@ -132,11 +132,23 @@ public struct PersonalizeJob {
       bar.update(progress.stage, progress.done, progress.total)
     }
     bar.finish()
-    // The base model's detector is calibrated for models like it; a personal operating
-    // point needs more recordings than an enrollment usually has (`tune`).
+    // The base model's detector, at the speaker's own operating point: lower when that gets
+    // more of their commands right and none of their other phrases moves the ninja (a full
+    // `tune` needs more recordings than an enrollment usually has).
     let baseDetector = base + "/detector.json"
-    if FileManager.default.fileExists(atPath: baseDetector) {
-      try FileManager.default.copyItem(atPath: baseDetector, toPath: staging.appendingPathComponent("detector.json").path)
+    if !tune, FileManager.default.fileExists(atPath: baseDetector) {
+      let detector = try Detector.load(baseDetector)
+      let configuration = RecognizerConfiguration(acousticModel: staging.path, dictionary: dictionary, grammar: grammar)
+      let decoded = try TuningDecoder(jobs: 1).decode(
+        recordings,
+        makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration)) },
+        progress: { _, _ in }, failed: { _, _ in })
+      let personal = DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded)
+      try personal.detector.json().write(to: staging.appendingPathComponent("detector.json"), options: .atomic)
+      output.line(
+        String(
+          format: "operating point: %.2f (DirectMe's: %.2f)%@", personal.detector.threshold, detector.threshold,
+          personal.detector.threshold < detector.threshold ? "; lower for your voice, none of your other phrases moves the ninja" : ""))
     }
     if tune {
       var tuning = TuningOptions()

@@ -130,6 +130,15 @@ public struct EnrollJob: @unchecked Sendable {
 
   public static let labelsName = "labels.tsv"
 
+  /// Asks on the terminal when there is one (stdin and stderr), else nobody is asked.
+  public static var terminalQuestion: ((String) -> String?)? {
+    guard isatty(STDIN_FILENO) != 0 else { return nil }
+    return { question in
+      FileHandle.standardError.write(Data(question.utf8))
+      return readLine()
+    }
+  }
+
   /// The producer for `runStage`.
   public var producer: StageProducer {
     let job = UncheckedBox(self)

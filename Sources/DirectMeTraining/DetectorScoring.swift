@@ -110,3 +110,50 @@ extension DetectorTuner {
     return (a / scale, b - a * mean / scale)
   }
 }
+
+extension DetectorTuner {
+  /// A speaker's own operating point, from their enrollment: the base detector with a lower
+  /// threshold when that gets more of their commands right while none of their other phrases
+  /// moves the ninja, even 0.1 below it; then `margin` lower still where that stays safe
+  /// (their commands vary from take to take). Never below `floor`; the base detector when
+  /// lowering gains nothing.
+  public static func personalOperatingPoint(
+    base: Detector, recordings: [TuningRecording], floor: Double = 0.3, margin: Double = 0.15
+  ) -> (detector: Detector, before: TuningScore, after: TuningScore) {
+    func with(_ threshold: Double) -> Detector {
+      var detector = base
+      detector.threshold = threshold
+      detector.rescueThreshold = min(base.rescueThreshold, threshold)
+      return detector
+    }
+    let before = evaluate(base, on: recordings)
+    var best = (detector: base, score: before)
+    var threshold = base.threshold - 0.02
+    while threshold >= floor - 1e-9 {
+      let candidate = with(threshold)
+      let score = evaluate(candidate, on: recordings)
+      let safe = score.falseAlarmsPooled == 0 && evaluate(with(max(0.01, threshold - 0.1)), on: recordings).falseAlarmsPooled == 0
+      if safe && score.accuracy > best.score.accuracy + 1e-9 { best = (candidate, score) }
+      threshold -= 0.02
+    }
+    // The highest threshold that gets the enrollment right is at the edge of this speaker's
+    // takes: go `margin` lower (other days, other takes), as far as stays safe.
+    if best.detector != base {
+      var threshold = best.detector.threshold - margin
+      while threshold < best.detector.threshold - 1e-9 {
+        let candidate = with(max(floor, threshold))
+        let safe = evaluate(with(max(0.01, candidate.threshold - 0.1)), on: recordings).falseAlarmsPooled == 0
+        if safe {
+          best = (candidate, evaluate(candidate, on: recordings))
+          break
+        }
+        threshold += 0.02
+      }
+    }
+    if best.detector != base {
+      best.detector.notes["personal operating point"] =
+        String(format: "%.2f (base %.2f): commands %.0f%% -> %.0f%% right on the enrollment", best.detector.threshold, base.threshold, before.accuracy * 100, best.score.accuracy * 100)
+    }
+    return (best.detector, before, best.score)
+  }
+}

@@ -66,38 +66,13 @@ struct Adapt: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      let output = URL(fileURLWithPath: out)
-      if FileManager.default.fileExists(atPath: output.path),
-        !((try? FileManager.default.contentsOfDirectory(atPath: output.path))?.isEmpty ?? false), !force
-      {
-        throw Failure("\(out): already exists and is not empty (pass --force to replace it)")
-      }
-      let (recordings, problems) = try LabelledAudioReader.read(labels)
-      for problem in problems { warn("directme: error: \(problem)") }
-      if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was adapted") }
-      let (items, skipped) = AdaptationItem.items(from: recordings)
-      if skipped > 0 { warn("adapt: \(skipped) non-command recordings have no transcript (third column) and are left out") }
-      guard !items.isEmpty else { throw Failure("no recordings to adapt on in \(labels.joined(separator: ", "))") }
-
       var options = AdaptationOptions(baseModel: base, dictionary: dict)
       options.extraDictionary = extraDict
       options.method = AdaptationOptions.Method(rawValue: method.rawValue) ?? .auto
       options.noiseFolder = noise
       options.snr = parsedSNR!
       options.jobs = jobs
-      let work = URL(fileURLWithPath: out + ".work")
-      try? FileManager.default.removeItem(at: work)
-      defer { if !keepWork { try? FileManager.default.removeItem(at: work) } }
-      let bar = StageProgress()
-      let summary = try ModelAdapter(options: options).adapt(items, output: output, work: work) { progress in
-        bar.update(progress.stage, progress.done, progress.total)
-      }
-      bar.finish()
-      print(
-        "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
-          + "(\(String(format: "%.1f", summary.seconds / 60)) min"
-          + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
-          + ") -> \(out)")
+      try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }
   }
 }

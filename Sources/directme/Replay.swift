@@ -38,16 +38,7 @@ struct Replay: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      var files: [String] = []
-      for path in paths {
-        // A saved session replays its utterances in the order they were heard.
-        if FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent(SessionRecorder.logName).path) {
-          files += try SessionRecorder.utterances(in: path).map(\.file)
-        } else {
-          files += AudioFileReader.expand([path])
-        }
-      }
-      guard !files.isEmpty else { throw Failure("no audio files (.wav, .flac, .ogg, .mp3, ...) in \(paths.joined(separator: ", "))") }
+      let files = try SessionRecorder.replayFiles(paths)
       let recorder = try saveSession.map { try SessionRecorder(folder: $0) }
       let recognizer = try self.recognizer.makeRecognizer()
       let interpreter = try self.recognizer.makeInterpreter()

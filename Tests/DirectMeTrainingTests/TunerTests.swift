@@ -70,6 +70,34 @@ struct TunerTests {
     #expect(detector.calibrations.values.allSatisfy { $0.slope > 0 })
     #expect(detector.rescueThreshold <= detector.threshold)
   }
+
+  @Test("a personal operating point is lower only when the speaker's commands gain and none of their other phrases moves the ninja, with a margin")
+  func personalOperatingPoint() {
+    var random = Signal.Random(seed: 3)
+    var general: [TuningRecording] = []
+    for index in 0..<400 {
+      let word = ["up", "down", "left", "right"][index % 4]
+      general.append(recording(word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word, speaker: "p\(index)"))
+      general.append(recording(word, margin: Double.random(in: -80...10, using: &random), expected: [], kind: "go", speaker: "n\(index)"))
+    }
+    let base = DetectorTuner(options: TuningOptions()).tune(general)
+    let low = base.calibrations["down"]!.margin(forConfidence: base.threshold) - 8
+    // This speaker's commands come out a little low; their other phrases far lower.
+    let speaker = (0..<6).map { recording("down", margin: low + Double($0), expected: [.down], kind: "down", speaker: "me") }
+    let others = (0..<4).map { _ in recording("down", margin: -200, expected: [], kind: "stop", speaker: "me") }
+    let personal = DetectorTuner.personalOperatingPoint(base: base, recordings: speaker + others)
+    #expect(personal.detector.threshold < base.threshold)
+    #expect(personal.detector.threshold >= 0.3)
+    #expect(personal.after.accuracy > personal.before.accuracy)
+    #expect(personal.after.falseAlarmsPooled == 0)
+    // An other phrase that would pass just below the base threshold keeps it where it is.
+    let close = recording("down", margin: low + 3, expected: [], kind: "stop", speaker: "me")
+    let kept = DetectorTuner.personalOperatingPoint(base: base, recordings: speaker + others + [close])
+    #expect(kept.detector.threshold > personal.detector.threshold)
+    // Nothing to gain: the base detector as it is.
+    let fine = (0..<4).map { _ in recording("down", margin: 80, expected: [.down], kind: "down", speaker: "me") }
+    #expect(DetectorTuner.personalOperatingPoint(base: base, recordings: fine + others).detector == base)
+  }
 }
 
 @Suite("Mixture weights")

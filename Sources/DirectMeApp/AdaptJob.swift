@@ -1,0 +1,50 @@
+import DirectMeTraining
+import Foundation
+
+/// `directme adapt`: adapts an acoustic model to labelled recordings through sphinxtrain,
+/// with a progress bar, refusing to overwrite a model unless asked.
+public struct AdaptJob {
+  public var labels: [String]
+  public var out: String
+  public var options: AdaptationOptions
+  public var force: Bool
+  public var keepWork: Bool
+  public var output: Output
+
+  public init(labels: [String], out: String, options: AdaptationOptions, force: Bool, keepWork: Bool, output: Output = .standard) {
+    self.labels = labels
+    self.out = out
+    self.options = options
+    self.force = force
+    self.keepWork = keepWork
+    self.output = output
+  }
+
+  public func run() throws {
+    let outURL = URL(fileURLWithPath: out)
+    if FileManager.default.fileExists(atPath: outURL.path),
+      !((try? FileManager.default.contentsOfDirectory(atPath: outURL.path))?.isEmpty ?? false), !force
+    {
+      throw Failure("\(out): already exists and is not empty (pass --force to replace it)")
+    }
+    let (recordings, problems) = try LabelledAudioReader.read(labels)
+    for problem in problems { output.warning("directme: error: \(problem)") }
+    if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was adapted") }
+    let (items, skipped) = AdaptationItem.items(from: recordings)
+    if skipped > 0 { output.warning("adapt: \(skipped) non-command recordings have no transcript (third column) and are left out") }
+    guard !items.isEmpty else { throw Failure("no recordings to adapt on in \(labels.joined(separator: ", "))") }
+    let work = URL(fileURLWithPath: out + ".work")
+    try? FileManager.default.removeItem(at: work)
+    defer { if !keepWork { try? FileManager.default.removeItem(at: work) } }
+    let bar = StageProgress()
+    let summary = try ModelAdapter(options: options).adapt(items, output: outURL, work: work) { progress in
+      bar.update(progress.stage, progress.done, progress.total)
+    }
+    bar.finish()
+    output.line(
+      "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
+        + "(\(String(format: "%.1f", summary.seconds / 60)) min"
+        + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
+        + ") -> \(out)")
+  }
+}
