@@ -25,8 +25,34 @@ public final class PocketSphinxRecognizer: Recognizer {
     var loading = configuration
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
     defer { try? FileManager.default.removeItem(atPath: loading.dictionary) }
-    streaming = try Self.makeDecoder(loading, extra: configuration.streamingDecoderOptions)
-    let streamingGrammar = try streaming.setGrammar(configuration.grammar, named: Search.main, rules: [Search.commands])
+    // The final pass's decoder loads on a thread of its own while the streaming one loads
+    // here: each reads the whole acoustic model, and there are two cores.
+    let finalSetup = FinalSetup()
+    let finalLoaded = DispatchSemaphore(value: 0)
+    if configuration.finalPass == .batch {
+      let loadingFinal = loading
+      Thread {
+        finalSetup.result = Result {
+          let final = try Self.makeDecoder(loadingFinal, extra: loadingFinal.finalDecoderOptions)
+          let rules = try final.setGrammar(
+            loadingFinal.grammar, named: Search.main,
+            rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage]
+          ).rules
+          let nearMisses = rules[Search.garbage].map { Self.nearMisses(of: loadingFinal.commandWords, among: $0, decoder: final) } ?? [:]
+          return (final, Set(rules.keys), nearMisses)
+        }
+        finalLoaded.signal()
+      }.start()
+    } else {
+      finalLoaded.signal()
+    }
+    let streamingResult = Result { () throws -> (Decoder, (words: Set<String>, rules: [String: Set<String>])) in
+      let streaming = try Self.makeDecoder(loading, extra: configuration.streamingDecoderOptions)
+      return (streaming, try streaming.setGrammar(configuration.grammar, named: Search.main, rules: [Search.commands]))
+    }
+    finalLoaded.wait()
+    let (streaming, streamingGrammar) = try streamingResult.get()
+    self.streaming = streaming
     grammarWords = streamingGrammar.words
     // Partials follow the <commands> rule when there is one: a small search, cheap enough to
     // run on every frame, whose last word tells the endpointer whether a command just ended.
@@ -34,16 +60,12 @@ public final class PocketSphinxRecognizer: Recognizer {
     if configuration.finalPass == .batch && streamingGrammar.rules[Search.commands] != nil {
       try streaming.select(search: Search.commands)
     }
-    final = configuration.finalPass == .batch ? try Self.makeDecoder(loading, extra: configuration.finalDecoderOptions) : nil
-    if let final {
-      let rules = try final.setGrammar(
-        configuration.grammar, named: Search.main,
-        rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage]
-      ).rules
-      finalSearches = Set(rules.keys)
-      if let garbage = rules[Search.garbage] {
-        nearMisses = Self.nearMisses(of: configuration.commandWords, among: garbage, decoder: final)
-      }
+    if let (final, searches, nearMisses) = try finalSetup.result?.get() {
+      self.final = final
+      finalSearches = searches
+      self.nearMisses = nearMisses
+    } else {
+      final = nil
     }
     initialMean = streaming.cepstralMean
   }
@@ -142,4 +164,9 @@ public final class PocketSphinxRecognizer: Recognizer {
       throw ConfigurationError(file: path, problem: "\(what) is empty")
     }
   }
+}
+
+/// The final pass's decoder, loaded on another thread.
+private final class FinalSetup: @unchecked Sendable {
+  var result: Result<(Decoder, Set<String>, [String: String]), Error>?
 }
