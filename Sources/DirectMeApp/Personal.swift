@@ -136,14 +136,44 @@ public struct PersonalizeJob {
     // more of their commands right and none of their other phrases moves the ninja (a full
     // `tune` needs more recordings than an enrollment usually has).
     let baseDetector = base + "/detector.json"
+    var keptAdaptation = true
     if !tune, FileManager.default.fileExists(atPath: baseDetector) {
       let detector = try Detector.load(baseDetector)
-      let configuration = RecognizerConfiguration(acousticModel: staging.path, dictionary: dictionary, grammar: grammar)
-      let decoded = try TuningDecoder(jobs: 1).decode(
-        recordings,
-        makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration)) },
-        progress: { _, _ in }, failed: { _, _ in })
-      let personal = DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded)
+      func personalPoint(_ model: String) throws -> (detector: Detector, before: TuningScore, after: TuningScore) {
+        let configuration = RecognizerConfiguration(acousticModel: model, dictionary: dictionary, grammar: grammar)
+        let decoded = try TuningDecoder(jobs: 1).decode(
+          recordings,
+          makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration)) },
+          progress: { _, _ in }, failed: { _, _ in })
+        return DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded)
+      }
+      // Adapting on a minute of audio can also make things worse (a voice whose "up" the
+      // adapted model reads as "up up"): the adapted model is kept only when it does better
+      // on the recordings than the model it started from, each at the speaker's own point.
+      let adapted = try personalPoint(staging.path)
+      let unadapted = try personalPoint(base)
+      func better(_ a: TuningScore, than b: TuningScore) -> Bool {
+        a.falseAlarmsPooled < b.falseAlarmsPooled - 1e-9
+          || abs(a.falseAlarmsPooled - b.falseAlarmsPooled) < 1e-9 && a.accuracy > b.accuracy + 1e-9
+      }
+      let personal: (detector: Detector, before: TuningScore, after: TuningScore)
+      if better(adapted.after, than: unadapted.after) {
+        personal = adapted
+      } else {
+        personal = unadapted
+        keptAdaptation = false
+        output.line(
+          String(
+            format: "the adapted acoustic model did no better on your recordings (%.0f%% against %.0f%% of the commands): keeping %@'s, at your own operating point",
+            adapted.after.accuracy * 100, unadapted.after.accuracy * 100, base))
+        for file in ["means", "variances", "sendump", "mixture_weights", "mllr_matrix", "transition_matrices", "mdef", "feat.params", "noisedict"] {
+          let target = staging.appendingPathComponent(file).path
+          try? FileManager.default.removeItem(atPath: target)
+          if FileManager.default.fileExists(atPath: base + "/" + file) {
+            try FileManager.default.copyItem(atPath: base + "/" + file, toPath: target)
+          }
+        }
+      }
       try personal.detector.json().write(to: staging.appendingPathComponent("detector.json"), options: .atomic)
       output.line(
         String(
@@ -169,7 +199,9 @@ public struct PersonalizeJob {
       "\(name): commands \(score.right)/\(score.commands) right, other phrases \(score.falseAlarms)/\(score.others) moved the ninja"
     }
     output.line(
-      "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings (\((summary.seconds / 60).formatted(digits: 1)) min) -> \(out)")
+      keptAdaptation
+        ? "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings (\((summary.seconds / 60).formatted(digits: 1)) min) -> \(out)"
+        : "your model (\(summary.baseModel)'s acoustic model, your operating point) -> \(out)")
     output.line(line("before", before) + " (the enrollment recordings themselves: a check, not a measure)")
     output.line(line("after ", after))
     if save {

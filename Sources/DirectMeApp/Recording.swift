@@ -76,9 +76,9 @@ public struct RecordJob: @unchecked Sendable {
     channel.post(.prompt("Speak now: recording until you stop"))
     output.line("recording: speak now (it stops when you stop, Esc or q to cancel)")
     guard let samples = recording.take(timeout: timeout) else {
-      let reason = recording.failure.map { "microphone failed: \($0)" } ?? "no speech heard within \(Int(timeout)) s"
-      channel.post(.status(channel.isClosed ? "cancelled" : reason))
-      if !channel.isClosed { output.warning("directme: error: \(path): nothing recorded: \(reason)") }
+      let reason = recording.failure.map { "microphone failed: \($0)" } ?? "no speech heard within \(String(format: "%g", timeout)) s"
+      // One line, in the window and on stderr.
+      channel.post(.status(channel.isClosed ? "cancelled: nothing recorded" : "nothing recorded in \(path): \(reason)"))
       channel.post(.finished(failed: true))
       return
     }
@@ -165,7 +165,7 @@ public struct EnrollJob: @unchecked Sendable {
             failed = true
             break prompts
           }
-          output.warning("directme: no speech heard within \(Int(timeout)) s; skipping \"\(prompt.text)\"")
+          output.warning("directme: no speech heard within \(String(format: "%g", timeout)) s; skipping \"\(prompt.text)\"")
           continue prompts
         }
         if let problem = TakeCheck.problem(samples), attempt < 3 {
