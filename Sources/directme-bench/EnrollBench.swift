@@ -65,7 +65,7 @@ struct EnrollBench: ParsableCommand {
         let plain = folder.appendingPathComponent(name + ".plain.wav").path
         let path = folder.appendingPathComponent(name + ".wav").path
         try Tools.write(try builder.speak(text, voice: voice), to: plain)
-        try Tools.run(["sox", plain, path, "tempo", String(variation.0), "pitch", String(variation.1)])
+        try Tools.run(["sox", "-D", plain, path, "tempo", String(variation.0), "pitch", String(variation.1)])
         try? FileManager.default.removeItem(atPath: plain)
         return path
       }
