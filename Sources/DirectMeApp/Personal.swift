@@ -181,8 +181,7 @@ public struct PersonalizeJob {
           personal.detector.threshold < detector.threshold ? "; lower for your voice, none of your other phrases moves the ninja" : ""))
     }
     if tune {
-      var tuning = TuningOptions()
-      tuning.maximumFalseAlarms = 0.035
+      let tuning = TuningOptions()
       try TuningJob(
         labels: [labels], out: staging.appendingPathComponent("detector.json").path, checkShare: 0, options: tuning,
         noise: nil, cache: nil, report: nil, jobs: 1,

@@ -137,6 +137,37 @@ extension PocketSphinxRecognizer {
         others.segments[extra].word = "<sil>"
       }
     }
+    // A stretch of voiced sound between pauses that the commands reading heard no command
+    // in, in an utterance that has commands elsewhere, is checked like a slot: a short "up"
+    // the reading dropped from "up. down. down." ("down down").
+    let islands = Self.islands(energies, quiet: quiet)
+    for unheard in islands where !slots.isEmpty {
+      let heardHere = slots.contains { slot in
+        commands.segments[slot.first!].start < unheard.upperBound && commands.segments[slot.last!].end > unheard.lowerBound
+      }
+      guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
+      let lowerSample = max(0, min(audio.count, Int((unheard.lowerBound - 0.05) * Double(Self.sampleRate))))
+      let upperSample = max(lowerSample, min(audio.count, Int((unheard.upperBound + 0.05) * Double(Self.sampleRate))))
+      let stretch = Array(audio[lowerSample..<upperSample])
+      guard SignalEvidence.measure(stretch).longestVoiced >= Self.islandVoiced,
+        let command = try decode(stretch, search: Search.direction, on: decoder),
+        let heard = command.segments.first(where: { configuration.commandWords.contains($0.word) })
+      else { continue }
+      let other = try decode(stretch, search: Search.garbage, on: decoder)
+      let margin = other.map { command.score - $0.score } ?? 1e6
+      if let other { gap += command.score - other.score }
+      var word = WordSegment(word: heard.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
+      word.margin = margin
+      let garbageWord = other?.segments.first { !$0.isFiller && !Vocabulary.standard.isCarrier($0.word) }
+        ?? other?.segments.first { !$0.isFiller }
+      var replacement = WordSegment(
+        word: garbageWord?.word ?? "<sil>", start: word.start, end: word.end, score: garbageWord?.score ?? command.score)
+      replacement.soundsLike = garbageWord.flatMap { nearMisses[$0.word] }
+      // In time order, at the same place in both readings.
+      let at = marked.segments.firstIndex { $0.start >= word.start } ?? marked.segments.count
+      marked.segments.insert(word, at: at)
+      others.segments.insert(replacement, at: at)
+    }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
   }
@@ -190,6 +221,34 @@ extension PocketSphinxRecognizer {
   static func separated(_ first: ClosedRange<Double>, _ second: ClosedRange<Double>, energies: [Double], quiet: Double) -> Bool {
     hasPause(energies, below: quiet, from: first.upperBound - 0.15, to: second.lowerBound + 0.15)
   }
+
+  /// Stretches of sound (seconds) separated by pauses (`pauseFrames` frames in a row no
+  /// louder than `quiet`).
+  static func islands(_ energies: [Double], quiet: Double) -> [ClosedRange<Double>] {
+    var sounds: [ClosedRange<Double>] = []
+    var quietRun = 0
+    var current: (first: Int, last: Int)?
+    for (frame, energy) in energies.enumerated() {
+      if energy > quiet {
+        if let open = current, quietRun < pauseFrames {
+          current = (open.first, frame)
+        } else {
+          if let open = current { sounds.append(Double(open.first) / 100...Double(open.last + 1) / 100) }
+          current = (frame, frame)
+        }
+        quietRun = 0
+      } else {
+        quietRun += 1
+      }
+    }
+    if let open = current { sounds.append(Double(open.first) / 100...Double(open.last + 1) / 100) }
+    return sounds
+  }
+
+  /// An unheard island is checked when it lasts this long (seconds)...
+  static let islandDuration = 0.15
+  /// ...and holds a steady voiced run this long (a vowel: not a click, a breath or noise).
+  static let islandVoiced = 0.05
 
   /// A pause between two commands: this many 10 ms frames (150 ms: people pause 200-400 ms
   /// between commands; shorter dips are a consonant's closure as often as a pause)...

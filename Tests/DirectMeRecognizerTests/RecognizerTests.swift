@@ -203,6 +203,16 @@ struct FinalPassTests {
     #expect(!PocketSphinxRecognizer.separated(0.3...0.6, 0.7...1.0, energies: closure, quiet: quiet))
   }
 
+  @Test("islands of sound are what lies between pauses of 150 ms or more; a shorter dip stays inside one")
+  func islands() {
+    let sequence = Self.energies([(0.3, false), (0.3, true), (0.25, false), (0.2, true), (0.1, false), (0.2, true), (0.3, false)])
+    let quiet = PocketSphinxRecognizer.pauseLevel(sequence)
+    let islands = PocketSphinxRecognizer.islands(sequence, quiet: quiet)
+    #expect(islands.count == 2, "\(islands)")
+    #expect(abs(islands[0].lowerBound - 0.3) < 0.011 && abs(islands[0].upperBound - 0.6) < 0.011, "\(islands)")
+    #expect(abs(islands[1].lowerBound - 0.85) < 0.011 && abs(islands[1].upperBound - 1.35) < 0.011, "\(islands)")
+  }
+
 
   /// The words of rule `<name>` in the shipped grammar (not the rules it refers to).
   static func ruleWords(_ name: String, in grammar: String) throws -> Set<String> {
