@@ -65,6 +65,14 @@ public struct RecordJob: @unchecked Sendable {
     self.output = output
   }
 
+  /// Why the recording could not be written to `path`, before anything is recorded.
+  public static func problem(writing path: String, replacing: Bool) -> String? {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    if !FileManager.default.isWritableFile(atPath: folder) { return "cannot write into \(folder)" }
+    if FileManager.default.fileExists(atPath: path) && !replacing { return "\(path) exists (pass --force to replace it)" }
+    return nil
+  }
+
   /// The producer for `runStage`.
   public var producer: StageProducer {
     let job = UncheckedBox(self)

@@ -38,7 +38,7 @@ struct Adapt: ParsableCommand {
   var noise: String?
 
   @Option(help: ArgumentHelp("Signal-to-noise ratios of the noisy copies, in dB.", valueName: "low:high"))
-  var snr: String = "5:20"
+  var snr: SNRRange = SNRRange(argument: "5:20")!
 
   @Option(help: "Parallel jobs.")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -55,13 +55,6 @@ struct Adapt: ParsableCommand {
 
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
-    guard parsedSNR != nil else { throw ValidationError("--snr must be LOW:HIGH in dB, LOW <= HIGH (got \(snr))") }
-  }
-
-  var parsedSNR: ClosedRange<Double>? {
-    let parts = snr.split(separator: ":").compactMap { Double($0) }
-    guard parts.count == 2, parts[0] <= parts[1] else { return nil }
-    return parts[0]...parts[1]
   }
 
   func run() throws {
@@ -70,7 +63,7 @@ struct Adapt: ParsableCommand {
       options.extraDictionary = extraDict
       options.method = AdaptationOptions.Method(rawValue: method.rawValue) ?? .auto
       options.noiseFolder = noise
-      options.snr = parsedSNR!
+      options.snr = snr.range
       options.jobs = jobs
       try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }

@@ -32,11 +32,7 @@ struct Record: ParsableCommand {
 
   func validate() throws {
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    let folder = URL(fileURLWithPath: out).deletingLastPathComponent().path
-    guard FileManager.default.isWritableFile(atPath: folder) else { throw ValidationError("cannot write into \(folder)") }
-    if FileManager.default.fileExists(atPath: out) && !force {
-      throw ValidationError("\(out) exists (pass --force to replace it)")
-    }
+    if let problem = RecordJob.problem(writing: out, replacing: force) { throw ValidationError(problem) }
   }
 
   func run() throws {
