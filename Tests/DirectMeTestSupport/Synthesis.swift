@@ -49,11 +49,12 @@ public enum TestSupport {
     /// Sends SIGTERM, as a service manager or `kill` does.
     public func terminate() { process.terminate() }
 
-    /// Waits for the program to end (SIGKILL after `timeout` seconds) and returns its output.
-    public func finish(timeout: Double = 60) -> Run {
+    /// Waits for the program to end (`signal`, SIGKILL unless said, after `timeout` seconds)
+    /// and returns its output.
+    public func finish(timeout: Double = 60, signal: Int32 = SIGKILL) -> Run {
       let deadline = Date(timeIntervalSinceNow: timeout)
       while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      if process.isRunning { kill(process.processIdentifier, signal) }
       process.waitUntilExit()
       return Run(status: process.terminationStatus, stdout: out.finish(), stderr: err.finish())
     }
@@ -78,34 +79,11 @@ public enum TestSupport {
     return Launched(process: process, out: Reader(out.fileHandleForReading), err: Reader(err.fileHandleForReading))
   }
 
-  /// Runs `arguments[0]` with the rest, waits, and returns its output.
+  /// Runs `arguments[0]` with the rest, waits (SIGTERM after `timeout` seconds), and returns
+  /// its output. Its output is read while it runs, so a full pipe cannot block it.
   @discardableResult
   public static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 300) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0].hasPrefix("/") ? arguments[0] : (which(arguments[0]) ?? arguments[0]))
-    process.arguments = Array(arguments.dropFirst())
-    var env = ProcessInfo.processInfo.environment
-    // The user's own settings (a personal model) must not change what the tests see.
-    env["XDG_CONFIG_HOME"] = isolatedConfig
-    env.merge(environment) { _, new in new }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read while it runs, so a full pipe cannot block it.
-    let outData = Reader(out.fileHandleForReading)
-    let errData = Reader(err.fileHandleForReading)
-    let deadline = Date(timeIntervalSinceNow: timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: outData.finish(), stderr: errData.finish())
+    try launch(arguments, environment: environment).finish(timeout: timeout, signal: SIGTERM)
   }
 
   /// Reads a pipe to its end on a thread of its own.
