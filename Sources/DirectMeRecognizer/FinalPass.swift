@@ -106,9 +106,7 @@ extension PocketSphinxRecognizer {
         let trailEnd = commands.segments[spoken[lastSpoken + trail.count]].end
         if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
       }
-      let lowerSample = max(0, min(audio.count, Int(low * Double(Self.sampleRate))))
-      let upperSample = max(lowerSample, min(audio.count, Int(high * Double(Self.sampleRate))))
-      let stretch = Array(audio[lowerSample..<upperSample])
+      let stretch = samples(from: low, to: high)
       let command = try decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
       let other = try decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
       let margin: Double
@@ -125,13 +123,8 @@ extension PocketSphinxRecognizer {
       marked.segments[keep].word = heard ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       marked.segments[keep].margin = margin
-      let garbageWord = other?.segments.first { !$0.isFiller && !Vocabulary.standard.isCarrier($0.word) }
-        ?? other?.segments.first { !$0.isFiller }
       // In the command word's place, so the two readings line up word for word.
-      var replacement = WordSegment(
-        word: garbageWord?.word ?? "<sil>", start: first.start, end: last.end, score: garbageWord?.score ?? first.score)
-      replacement.soundsLike = garbageWord.flatMap { nearMisses[$0.word] }
-      others.segments[keep] = replacement
+      others.segments[keep] = otherWord(in: other, start: first.start, end: last.end, score: first.score)
       for extra in slot.dropFirst() {
         marked.segments[extra].word = "<sil>"
         others.segments[extra].word = "<sil>"
@@ -140,15 +133,12 @@ extension PocketSphinxRecognizer {
     // A stretch of voiced sound between pauses that the commands reading heard no command
     // in, in an utterance that has commands elsewhere, is checked like a slot: a short "up"
     // the reading dropped from "up. down. down." ("down down").
-    let islands = Self.islands(energies, quiet: quiet)
-    for unheard in islands where !slots.isEmpty {
+    for unheard in slots.isEmpty ? [] : Self.islands(energies, quiet: quiet) {
       let heardHere = slots.contains { slot in
         commands.segments[slot.first!].start < unheard.upperBound && commands.segments[slot.last!].end > unheard.lowerBound
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
-      let lowerSample = max(0, min(audio.count, Int((unheard.lowerBound - 0.05) * Double(Self.sampleRate))))
-      let upperSample = max(lowerSample, min(audio.count, Int((unheard.upperBound + 0.05) * Double(Self.sampleRate))))
-      let stretch = Array(audio[lowerSample..<upperSample])
+      let stretch = samples(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
       guard SignalEvidence.measure(stretch).longestVoiced >= Self.islandVoiced,
         let command = try decode(stretch, search: Search.direction, on: decoder),
         let heard = command.segments.first(where: { configuration.commandWords.contains($0.word) })
@@ -158,18 +148,30 @@ extension PocketSphinxRecognizer {
       if let other { gap += command.score - other.score }
       var word = WordSegment(word: heard.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
       word.margin = margin
-      let garbageWord = other?.segments.first { !$0.isFiller && !Vocabulary.standard.isCarrier($0.word) }
-        ?? other?.segments.first { !$0.isFiller }
-      var replacement = WordSegment(
-        word: garbageWord?.word ?? "<sil>", start: word.start, end: word.end, score: garbageWord?.score ?? command.score)
-      replacement.soundsLike = garbageWord.flatMap { nearMisses[$0.word] }
       // In time order, at the same place in both readings.
       let at = marked.segments.firstIndex { $0.start >= word.start } ?? marked.segments.count
       marked.segments.insert(word, at: at)
-      others.segments.insert(replacement, at: at)
+      others.segments.insert(otherWord(in: other, start: word.start, end: word.end, score: command.score), at: at)
     }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
+  }
+
+  /// The utterance's audio from `from` to `to` seconds, clamped to what there is.
+  private func samples(from: Double, to: Double) -> [Int16] {
+    let lower = max(0, min(audio.count, Int(from * Double(Self.sampleRate))))
+    let upper = max(lower, min(audio.count, Int(to * Double(Self.sampleRate))))
+    return Array(audio[lower..<upper])
+  }
+
+  /// The other-words reading's word for a stretch: the garbage search's first word that is not
+  /// a carrier (else its first word, else silence), with the command it sounds like, if any.
+  private func otherWord(in other: Transcription?, start: Double, end: Double, score: Double) -> WordSegment {
+    let garbageWord = other?.segments.first { !$0.isFiller && !Vocabulary.standard.isCarrier($0.word) }
+      ?? other?.segments.first { !$0.isFiller }
+    var word = WordSegment(word: garbageWord?.word ?? "<sil>", start: start, end: end, score: garbageWord?.score ?? score)
+    word.soundsLike = garbageWord.flatMap { nearMisses[$0.word] }
+    return word
   }
 
   /// The carrier words heard right before and after the command words at `range` of
