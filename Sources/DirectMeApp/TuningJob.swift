@@ -51,17 +51,17 @@ public struct TuningJob {
     if decoded == nil {
       let configuration = self.configuration
       let progress = ConcurrentProgress(total: audio.count, label: "decoding")
-      let failures = FailureList()
+      let failures = Locked<[String]>([])
       decoded = try TuningDecoder(jobs: jobs).decode(
         audio,
         makeListener: {
           CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration))
         },
         progress: { done, _ in progress.update(done) },
-        failed: { path, error in failures.add("\(path): \(error)") })
+        failed: { path, error in failures.update { $0.append("\(path): \(error)") } })
       progress.finish()
-      for failure in failures.all { output.warning("directme: error: \(failure)") }
-      if !failures.all.isEmpty { throw Failure("\(failures.all.count) recordings could not be decoded; nothing was tuned") }
+      for failure in failures.value { output.warning("directme: error: \(failure)") }
+      if !failures.value.isEmpty { throw Failure("\(failures.value.count) recordings could not be decoded; nothing was tuned") }
       if let cache { try TuningCache.save(decoded!, key: key, to: cache) }
     }
     let (tuning, checking) = DetectorTuner.split(decoded!, checkingShare: checkShare)
@@ -166,14 +166,4 @@ public enum TuningCache {
   public static func save(_ recordings: [TuningRecording], key: String, to path: String) throws {
     try JSONEncoder().encode(File(key: key, recordings: recordings)).write(to: URL(fileURLWithPath: path), options: .atomic)
   }
-}
-
-
-/// Lines collected from several threads.
-public final class FailureList: @unchecked Sendable {
-  private let lock = NSLock()
-  private var lines: [String] = []
-  public init() {}
-  public func add(_ line: String) { lock.withLock { lines.append(line) } }
-  public var all: [String] { lock.withLock { lines } }
 }
