@@ -33,4 +33,23 @@ static inline void directme_sphinx_set_log(directme_log_line_f forward) {
   err_set_callback(directme_sphinx_log, (void *)forward);
 }
 
+/* Senone score dumps (pocketsphinx's acmod, not in its public headers). */
+int acmod_set_senfh(void *acmod, FILE *logfh);
+void acmod_grow_feat_buf(void *acmod, int nfr);
+
+/// The decoder's acoustic model (its `acmod_t`), for sharing senone scores between searches
+/// of the same audio; NULL when the decoder's layout is not the one this was written for
+/// (pocketsphinx 5prealpha: `ps_decoder_t` starts config, refcount, acmod; `acmod_t` starts
+/// config, lmath, strings, fe, fcb), checked against the public getters.
+static inline void *directme_acmod(ps_decoder_t *ps) {
+  struct decoder_head { cmd_ln_t *config; int refcount; void **acmod; };
+  struct decoder_head const *head = (struct decoder_head const *)(void *)ps;
+  if (head->config != ps_get_config(ps) || head->acmod == NULL) return NULL;
+  void **acmod = head->acmod;
+  if (acmod[0] != (void *)ps_get_config(ps) || acmod[1] != (void *)ps_get_logmath(ps)
+      || acmod[3] != (void *)ps_get_fe(ps) || acmod[4] != (void *)ps_get_feat(ps))
+    return NULL;
+  return acmod;
+}
+
 #endif

@@ -251,7 +251,11 @@ public struct CorpusBuilder {
     if !FileManager.default.fileExists(atPath: file.path) {
       let raw = cache.appendingPathComponent("speech-\(String(key, radix: 16)).raw.wav")
       if voice.engine == "flite" {
-        try Tools.run(["flite", "-voice", voice.name, "-t", text, "-o", raw.path])
+        // flite's rate is a duration stretch (130 words a minute is 1.0), its pitch the mean F0.
+        var arguments = ["flite", "-voice", voice.name]
+        if let rate = voice.rate { arguments += ["--setf", "duration_stretch=\(String(format: "%.2f", 130 / Double(rate)))"] }
+        if let pitch = voice.pitch { arguments += ["--setf", "int_f0_target_mean=\(pitch)"] }
+        try Tools.run(arguments + ["-t", text, "-o", raw.path])
       } else if voice.engine == "text2wave" {
         let script = cache.appendingPathComponent("speech-\(String(key, radix: 16)).txt")
         try text.write(to: script, atomically: true, encoding: .utf8)

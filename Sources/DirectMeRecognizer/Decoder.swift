@@ -295,6 +295,68 @@ final class Decoder {
     return bestTranscription()
   }
 
+  // MARK: Senone scores
+
+  /// Every senone's score in every frame of one utterance's audio, as pocketsphinx dumps them:
+  /// decoding them with another search gives what decoding the audio would, without
+  /// scoring the acoustic model again (with `-compallsen` and batch CMN the scores depend
+  /// only on the audio).
+  struct SenoneScores {
+    fileprivate let dump: [UInt8]
+    fileprivate let frames: Int
+  }
+
+  /// Whether this decoder can hand out its senone scores (see `directme_acmod`).
+  private(set) lazy var canShareScores: Bool = directme_acmod(handle) != nil
+
+  /// Decodes `samples` as a whole utterance, keeping its senone scores when the decoder
+  /// can hand them out.
+  ///
+  /// The corresponding C functions are `acmod_set_senfh` (on an `open_memstream`) and those
+  /// of `decodeWhole`.
+  func decodeWholeKeepingScores(_ samples: [Int16]) throws -> (Transcription?, SenoneScores?) {
+    guard canShareScores, let acmod = directme_acmod(handle) else { return (try decodeWhole(samples), nil) }
+    try startUtterance()
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    guard let stream = open_memstream(&buffer, &size) else { throw PocketSphinxError(function: "open_memstream", message: "cannot keep senone scores in memory") }
+    defer { free(buffer) }
+    guard acmod_set_senfh(acmod, stream) >= 0 else {
+      _ = acmod_set_senfh(acmod, nil)
+      throw PocketSphinxError(function: "acmod_set_senfh", message: "cannot write senone scores")
+    }
+    // Closing the stream (not every build of pocketsphinx does it at the end of the
+    // utterance) finishes the buffer.
+    defer { _ = acmod_set_senfh(acmod, nil) }
+    try process(samples, wholeUtterance: true)
+    try endUtterance()
+    _ = acmod_set_senfh(acmod, nil)
+    let dump = buffer.map { Array(UnsafeRawBufferPointer(start: $0, count: size).bindMemory(to: UInt8.self)) } ?? []
+    return (bestTranscription(), SenoneScores(dump: dump, frames: Int(ps_get_n_frames(handle))))
+  }
+
+  /// Decodes an utterance from its senone scores with the selected search.
+  ///
+  /// The corresponding C functions are `ps_start_stream`, `fmemopen` and `ps_decode_senscr`.
+  func decode(_ scores: SenoneScores) throws -> Transcription? {
+    guard let acmod = directme_acmod(handle) else { throw PocketSphinxError(function: "ps_decode_senscr", message: "cannot read senone scores") }
+    // A whole-utterance decode longer than the feature buffer grows the buffer but not the
+    // frame positions that reading scores writes to (pocketsphinx 5prealpha): size both.
+    acmod_grow_feat_buf(acmod, Int32(max(scores.frames + 1, 256)))
+    let (stream, streamLog) = SphinxLog.capturing("starting a stream") { ps_start_stream(handle) }
+    try check(stream, "ps_start_stream", log: streamLog)
+    var dump = scores.dump
+    let (status, log) = dump.withUnsafeMutableBytes { bytes in
+      SphinxLog.capturing("decoding senone scores") { () -> Int32 in
+        guard let file = fmemopen(bytes.baseAddress, bytes.count, "rb") else { return -1 }
+        defer { fclose(file) }
+        return ps_decode_senscr(handle, file)
+      }
+    }
+    try check(status, "ps_decode_senscr", log: log)
+    return bestTranscription()
+  }
+
   /// "line 3: JSGF syntax error near ..." from the JSGF parser's log.
   static func describeSyntaxError(_ log: [String]) -> String {
     let errors = log.map(SphinxLog.clean)

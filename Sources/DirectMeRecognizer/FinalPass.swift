@@ -10,13 +10,15 @@ extension PocketSphinxRecognizer {
   func finalPass() throws -> RecognitionResult {
     guard let final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
     // Without a <commands> rule the whole grammar stands for the commands.
-    let commands = try decode(audio, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
+    var scores = ScoreCache()
+    let commands = try scores.decode(
+      audio, 0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
     let duration = Double(audio.count) / Double(Self.sampleRate)
     guard let commands else { return RecognitionResult(transcriptions: [], start: 0, end: duration) }
     guard finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage) else {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
-    return RecognitionResult(transcriptions: try verify(commands, on: final), start: 0, end: duration)
+    return RecognitionResult(transcriptions: try verify(commands, on: final, scores: &scores), start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -33,9 +35,19 @@ extension PocketSphinxRecognizer {
     static let carriedGarbage = "carried_garbage"
   }
 
-  private func decode(_ samples: [Int16], search: String, on decoder: Decoder) throws -> Transcription? {
-    try decoder.select(search: search)
-    return try decoder.decodeWhole(samples)
+  /// The senone scores of the stretches of one utterance decoded so far (by sample range):
+  /// a stretch decoded again with another search is not scored again.
+  struct ScoreCache {
+    private var scores: [Range<Int>: Decoder.SenoneScores] = [:]
+
+    /// `audio[range]` decoded with `search`.
+    mutating func decode(_ audio: [Int16], _ range: Range<Int>, search: String, on decoder: Decoder) throws -> Transcription? {
+      try decoder.select(search: search)
+      if let known = scores[range] { return try decoder.decode(known) }
+      let (reading, kept) = try decoder.decodeWholeKeepingScores(Array(audio[range]))
+      scores[range] = kept
+      return reading
+    }
   }
 
   static let sampleRate = 16_000
@@ -52,7 +64,7 @@ extension PocketSphinxRecognizer {
   /// stretch cut out of one longer word ("zero" read as "right" then "up") can look like
   /// a command on its own, the whole does not. The other-words reading is the commands
   /// reading with each command word replaced by the other word heard in its stretch.
-  func verify(_ commands: Transcription, on decoder: Decoder) throws -> [Transcription] {
+  func verify(_ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache) throws -> [Transcription] {
     let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
     let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
     let end = Double(audio.count) / Double(Self.sampleRate)
@@ -106,9 +118,9 @@ extension PocketSphinxRecognizer {
         let trailEnd = commands.segments[spoken[lastSpoken + trail.count]].end
         if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
       }
-      let stretch = samples(from: low, to: high)
-      let command = try decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
-      let other = try decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
+      let stretch = sampleRange(from: low, to: high)
+      let command = try scores.decode(audio, stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
+      let other = try scores.decode(audio, stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
       let margin: Double
       if let command, let other {
         margin = command.score - other.score
@@ -138,12 +150,12 @@ extension PocketSphinxRecognizer {
         commands.segments[slot.first!].start < unheard.upperBound && commands.segments[slot.last!].end > unheard.lowerBound
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
-      let stretch = samples(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
-      guard SignalEvidence.measure(stretch).longestVoiced >= Self.islandVoiced,
-        let command = try decode(stretch, search: Search.direction, on: decoder),
+      let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
+      guard SignalEvidence.measure(Array(audio[stretch])).longestVoiced >= Self.islandVoiced,
+        let command = try scores.decode(audio, stretch, search: Search.direction, on: decoder),
         let heard = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
-      let other = try decode(stretch, search: Search.garbage, on: decoder)
+      let other = try scores.decode(audio, stretch, search: Search.garbage, on: decoder)
       let margin = other.map { command.score - $0.score } ?? 1e6
       if let other { gap += command.score - other.score }
       var word = WordSegment(word: heard.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
@@ -157,11 +169,13 @@ extension PocketSphinxRecognizer {
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
   }
 
-  /// The utterance's audio from `from` to `to` seconds, clamped to what there is.
-  private func samples(from: Double, to: Double) -> [Int16] {
+  /// The utterance's samples from `from` to `to` seconds, clamped to what there is.
+  private func sampleRange(from: Double, to: Double) -> Range<Int> {
     let lower = max(0, min(audio.count, Int(from * Double(Self.sampleRate))))
-    let upper = max(lower, min(audio.count, Int(to * Double(Self.sampleRate))))
-    return Array(audio[lower..<upper])
+    // To the end exactly (seconds times the rate can round down by one sample).
+    let upper = to >= Double(audio.count) / Double(Self.sampleRate)
+      ? audio.count : max(lower, min(audio.count, Int(to * Double(Self.sampleRate))))
+    return lower..<upper
   }
 
   /// The other-words reading's word for a stretch: the garbage search's first word that is not

@@ -112,3 +112,34 @@ struct TrainingLabels: ParsableCommand {
     }
   }
 }
+
+/// Writes synthetic recordings for adaptation and their labels file.
+struct SyntheticLabels: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "synthetic-labels",
+    abstract: "Synthesize commands and other words for adaptation (espeak-ng, flite) with a labels file.",
+    discussion: """
+      Voices, rates and pitches differ from the accuracy benchmark's synthetic corpus. Writes the \
+      WAV files to the folder and synthetic.tsv (path<TAB>directions<TAB>words<TAB>voice) for \
+      'directme adapt'.
+      """
+  )
+
+  @Option(help: ArgumentHelp("Where to write the recordings and synthetic.tsv.", valueName: "folder"))
+  var out: String
+
+  func run() throws {
+    try reportingErrors {
+      let folder = URL(fileURLWithPath: out)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let builder = CorpusBuilder(cache: folder) { FileHandle.standardError.write(Data("synthetic-labels: \($0)\n".utf8)) }
+      let clips = try builder.adaptationClips()
+      let labels = clips.map {
+        LabelledAudio(path: $0.path, expected: $0.expected, transcript: $0.words, speaker: $0.speaker)
+      }
+      let path = folder.appendingPathComponent("synthetic.tsv")
+      try TrainingSet.labels(labels).write(to: path, atomically: true, encoding: .utf8)
+      print("\(path.path): \(labels.count) clips, \(labels.filter { !$0.expected.isEmpty }.count) with a command, \(Set(labels.map(\.speaker)).count) voices")
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import DirectMeCore
+import Foundation
+
+/// Synthetic speech for adapting the model, kept apart from the benchmark's synthetic corpus:
+/// espeak-ng accents, variants, rates and pitches the benchmark does not use, and flite's
+/// voices at rates and pitches of their own (the benchmark hears them at their defaults).
+/// People are the product's users; synthetic voices are a minority of the adaptation audio,
+/// there so that a formant synthesizer's "down" is not a stranger.
+extension CorpusBuilder {
+  /// Voices for adaptation: none with the rate and pitch of a benchmark voice.
+  public static func adaptationVoices() -> [Voice] {
+    let benchmark = Set(syntheticVoices())
+    var voices: [Voice] = []
+    let accents = ["en-us", "en-gb", "en-029", "en-gb-x-gbclan", "en-us-nyc", "en-gb-x-gbcwmd", "en-gb-scotland", "en-gb-x-rp"]
+    let variants = ["", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7", "+f1", "+f2", "+f3", "+f4", "+f5", "+klatt", "+Andy", "+Annie"]
+    let rates = [120, 145, 175, 200]
+    let pitches = [30, 45, 58, 72]
+    for (index, variant) in variants.enumerated() {
+      for round in 0..<2 {
+        let accent = accents[(index + round * 3) % accents.count]
+        let voice = Voice(
+          engine: "espeak-ng", name: accent + variant, rate: rates[(index + round) % rates.count],
+          pitch: pitches[(index / 2 + round) % pitches.count])
+        if !benchmark.contains(voice) { voices.append(voice) }
+      }
+    }
+    for name in ["slt", "rms", "awb", "kal16", "kal"] {
+      for (rate, pitch) in [(110, 90), (150, 130), (130, 170)] {
+        voices.append(Voice(engine: "flite", name: name, rate: rate, pitch: pitch))
+      }
+    }
+    return voices
+  }
+
+  /// What the adaptation voices say: commands alone and carried (directions, words)...
+  public static let adaptationCommands: [(String, [Direction])] = [
+    ("up", [.up]), ("down", [.down]), ("left", [.left]), ("right", [.right]),
+    ("move down", [.down]), ("go left now", [.left]), ("move the ninja up", [.up]), ("please go right", [.right]),
+    ("down. up.", [.down, .up]), ("right. left. down.", [.right, .left, .down]), ("go down please", [.down]),
+    ("move right", [.right]), ("please move up", [.up]), ("go left", [.left]),
+  ]
+
+  /// ...and other words, many of them close to a command ("done", "cup", "light").
+  public static let adaptationOthers = [
+    "done", "don't", "town", "drown", "found", "gown", "cup", "pup", "op", "light", "let", "lift", "live", "bright",
+    "night", "white", "fight", "ride", "go", "no", "off", "on", "yes", "stop", "dog", "top", "one", "zero",
+    "seven", "bird", "house", "happy", "follow", "forward", "learn", "tree", "wow", "the town is down the road",
+    "let me see", "I don't know", "a cup of coffee", "turn off the light", "good morning", "how are you",
+  ]
+
+  /// One clip of the adaptation corpus: a WAV file in the cache and what it says.
+  public struct SyntheticClip: Sendable {
+    public var path: String
+    public var expected: [Direction]
+    public var words: String
+    /// The voice.
+    public var speaker: String
+  }
+
+  /// The adaptation corpus: every voice says a rotating share of the commands and the other words.
+  public func adaptationClips(commandsPerVoice: Int = 6, othersPerVoice: Int = 6) throws -> [SyntheticClip] {
+    var clips: [SyntheticClip] = []
+    let voices = Self.adaptationVoices().filter { Tools.which($0.engine) != nil }
+    var nextCommand = 0
+    var nextOther = 0
+    for voice in voices {
+      progress("synthesizing \(voice.label)")
+      let speaker = voice.label.replacingOccurrences(of: " ", with: "")
+      var said: [(String, [Direction])] = []
+      for _ in 0..<commandsPerVoice {
+        said.append(Self.adaptationCommands[nextCommand % Self.adaptationCommands.count])
+        nextCommand += 1
+      }
+      for _ in 0..<othersPerVoice {
+        said.append((Self.adaptationOthers[nextOther % Self.adaptationOthers.count], []))
+        nextOther += 1
+      }
+      for (text, expected) in said {
+        let samples = try speak(text, voice: voice)
+        let words = text.lowercased().replacingOccurrences(of: ".", with: "")
+        let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let file = cache.appendingPathComponent("adapt-\(String(key, radix: 16)).wav")
+        if !FileManager.default.fileExists(atPath: file.path) { try Tools.write(samples, to: file.path) }
+        clips.append(SyntheticClip(path: file.path, expected: expected, words: words, speaker: speaker))
+      }
+    }
+    return clips
+  }
+}

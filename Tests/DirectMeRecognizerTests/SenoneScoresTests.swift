@@ -1,0 +1,41 @@
+import DirectMeTestSupport
+import Foundation
+import Testing
+
+@testable import DirectMeRecognizer
+
+@Suite(
+  "Senone scores shared between searches", .serialized,
+  .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
+  .enabled(if: canSpeak, "needs flite and sox (scripts/setup.sh)"))
+struct SenoneScoresTests {
+  @Test("decoding an utterance's kept senone scores gives what decoding its audio gives, for every search")
+  func sameReadings() throws {
+    let configuration = shippedConfiguration()
+    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
+    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
+    #expect(decoder.canShareScores, "pocketsphinx's layout is the one directme_acmod checks for")
+    let folder = try TestSupport.temporaryFolder("senscr")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A short clip, then one far longer than the feature buffer (the case where reading
+    // scores once overran pocketsphinx's frame positions), then the short one again.
+    var clips: [[Int16]] = []
+    for (index, text) in ["down", "move the ninja left. then go up. and right. up. up. down.", "right"].enumerated() {
+      let file = folder.appendingPathComponent("\(index).wav")
+      try TestSupport.speak(text, voice: voices[index % voices.count], to: file)
+      clips.append(try TestSupport.samples(of: file))
+    }
+    for samples in clips {
+      try decoder.select(search: "commands")
+      let (reading, kept) = try decoder.decodeWholeKeepingScores(samples)
+      let scores = try #require(kept)
+      for search in ["commands", "direction", "garbage"] {
+        try decoder.select(search: search)
+        let fromAudio = try decoder.decodeWhole(samples)
+        let fromScores = try decoder.decode(scores)
+        #expect(fromScores == fromAudio, "\(search)")
+        if search == "commands" { #expect(reading == fromAudio) }
+      }
+    }
+  }
+}
