@@ -42,18 +42,37 @@ public enum DictionaryTrimmer {
   }
 
   /// The lines of `dictionary`'s text whose word (without its "(2)" variant number) is one
-  /// of `words`, compared lowercased.
+  /// of `words`, compared lowercased. Works on the UTF-8 bytes: CMUdict has 130,000 lines,
+  /// and splitting them as Swift strings took a fifth of the start-up.
   public static func trim(_ dictionary: String, keeping words: Set<String>) -> String {
-    var kept: [Substring] = []
-    for line in dictionary.split(separator: "\n", omittingEmptySubsequences: true) {
-      guard let end = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { continue }
-      var word = line[..<end]
-      if word.hasSuffix(")"), let open = word.lastIndex(of: "("), word[word.index(after: open)...].dropLast().allSatisfy(\.isNumber) {
-        word = word[..<open]
+    let keep = Set(words.map { Array($0.utf8) })
+    var kept: [UInt8] = []
+    var text = dictionary
+    text.withUTF8 { bytes in
+      var lineStart = 0
+      while lineStart < bytes.count {
+        var lineEnd = lineStart
+        while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+        var wordEnd = lineStart
+        while wordEnd < lineEnd && bytes[wordEnd] != 0x20 && bytes[wordEnd] != 0x09 { wordEnd += 1 }
+        if wordEnd < lineEnd, wordEnd > lineStart {
+          var end = wordEnd
+          // "read(2)" is "read".
+          if bytes[end - 1] == UInt8(ascii: ")") {
+            var open = end - 2
+            while open > lineStart && bytes[open] >= 0x30 && bytes[open] <= 0x39 { open -= 1 }
+            if open > lineStart && open < end - 2 && bytes[open] == UInt8(ascii: "(") { end = open }
+          }
+          let word = bytes[lineStart..<end].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+          if keep.contains(word) {
+            kept.append(contentsOf: bytes[lineStart..<lineEnd])
+            kept.append(0x0A)
+          }
+        }
+        lineStart = lineEnd + 1
       }
-      if words.contains(word.lowercased()) { kept.append(line) }
     }
-    return kept.joined(separator: "\n") + "\n"
+    return String(decoding: kept, as: UTF8.self)
   }
 
   /// Writes the part of `dictionary` that `grammar` can use to a private temporary file and
