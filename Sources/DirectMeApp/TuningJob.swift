@@ -38,6 +38,10 @@ public struct TuningJob {
     for problem in problems { output.warning("directme: error: \(problem)") }
     if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was tuned") }
     guard audio.contains(where: { !$0.expected.isEmpty }) else { throw Failure("no command recordings to tune on") }
+    let joined = try NoiseMaterial.joined(audio)
+    if !joined.isEmpty {
+      output.warning("tune: \(joined.filter { $0.joined == .sequence }.count) sequences and \(joined.filter { $0.joined == .besideOtherWords }.count) commands beside other words joined from each speaker's recordings")
+    }
     if let noise {
       let noises = try ModelAdapter.loadNoises(noise)
       let copies = try NoiseMaterial.noisyCopies(of: audio, noises: noises, snr: 5...20, every: 3)
@@ -45,6 +49,7 @@ public struct TuningJob {
       output.warning("tune: \(copies.count) noisy copies of commands and \(stretches.count) stretches of noise added")
       audio += copies + stretches
     }
+    audio += joined
 
     let key = TuningCache.key(configuration: configuration, audio: audio)
     var decoded = cache.flatMap { TuningCache.load($0, key: key) }
@@ -78,7 +83,10 @@ public struct TuningJob {
     let tuningScore = DetectorTuner.evaluate(detector, on: tuning)
     let checkingScore = checking.isEmpty ? nil : DetectorTuner.evaluate(detector, on: checking)
     detector.notes["tuning speakers"] = TuneReport.summary(tuningScore)
-    if let checkingScore { detector.notes["checking speakers"] = TuneReport.summary(checkingScore) }
+    if let checkingScore {
+      detector.notes["checking speakers"] = TuneReport.summary(checkingScore)
+      if checkingScore.sequences > 0 { detector.notes["checking speakers, joined"] = TuneReport.joinedSummary(checkingScore) }
+    }
     output.line(TuneReport.text(detector: detector, tuning: tuningScore, checking: checkingScore))
 
     try detector.json().write(to: URL(fileURLWithPath: out), options: .atomic)
@@ -108,6 +116,12 @@ public enum TuneReport {
       score.noise, score.noiseFalseAlarms * 100, score.rescuesRight, score.rescuesWrong)
   }
 
+  public static func joinedSummary(_ score: TuningScore) -> String {
+    String(
+      format: "%d sequences %.1f%% right; %d commands beside other words, %.1f%% moved it more",
+      score.sequences, score.sequenceAccuracy * 100, score.besideOtherWords, score.besideExtra * 100)
+  }
+
   public static func text(detector: Detector, tuning: TuningScore, checking: TuningScore?) -> String {
     var lines: [String] = []
     lines.append(String(format: "operating point: confidence %.2f (rescue of near-misses from %.2f)", detector.threshold, detector.rescueThreshold))
@@ -119,9 +133,14 @@ public enum TuneReport {
           format: "  %-6@ at least %3.0f ms; confidence 0.5 at margin %6.1f, acts from margin %6.1f", word, calibration.minimumDuration * 1000,
           calibration.margin(forConfidence: 0.5), calibration.margin(forConfidence: detector.threshold)))
     }
+    if let companion = detector.companionThreshold {
+      lines.append(String(format: "beside a sure command, a command needs confidence %.2f", companion))
+    }
     lines.append("tuning speakers:   " + summary(tuning))
+    if tuning.sequences > 0 { lines.append("  " + joinedSummary(tuning)) }
     if let checking {
       lines.append("checking speakers: " + summary(checking))
+      if checking.sequences > 0 { lines.append("  " + joinedSummary(checking)) }
       let worst = checking.falseAlarmsByKind.sorted { $0.value > $1.value }.prefix(6)
         .map { String(format: "%@ %.0f%%", $0.key, $0.value * 100) }.joined(separator: ", ")
       lines.append("  most false alarms (checking): " + worst)

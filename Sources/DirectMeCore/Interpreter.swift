@@ -153,6 +153,8 @@ public struct InterpreterSettings: Hashable, Sendable {
   public var threshold: Double { minimumConfidence ?? detector.threshold }
   /// The confidence a near-miss's command needs to be rescued.
   public var rescueThreshold: Double { min(detector.rescueThreshold, threshold) }
+  /// The confidence a command needs beside a sure one in the same utterance.
+  public var companionThreshold: Double { min(detector.companionThreshold ?? threshold, threshold) }
 }
 
 /// Turns final recognition results into instructions for the ninja.
@@ -183,6 +185,7 @@ public struct Interpreter: Sendable {
 
     var instructions: [Instruction] = []
     var unsure: [(word: String, confidence: Double)] = []
+    var companions: [Instruction] = []
     var otherWords = 0
     for segment in spoken {
       if let direction = vocabulary.direction(of: segment.word) {
@@ -208,6 +211,11 @@ public struct Interpreter: Sendable {
               confidence: confidence))
           continue
         }
+        if segment.margin != nil, confidence >= settings.companionThreshold {
+          companions.append(
+            Instruction(
+              direction: direction, heard: segment.word, start: segment.start, end: segment.end, confidence: confidence))
+        }
         unsure.append((segment.word, confidence))
       } else if vocabulary.isCarrier(segment.word) {
         continue
@@ -221,6 +229,9 @@ public struct Interpreter: Sendable {
       }
     }
 
+    if instructions.contains(where: { $0.rescue == nil }) && !companions.isEmpty {
+      instructions = (instructions + companions).sorted { $0.start < $1.start }
+    }
     let heard = spoken.map(\.word)
     if let limit = settings.maximumOtherWords, otherWords > limit, !instructions.isEmpty {
       return Interpretation(

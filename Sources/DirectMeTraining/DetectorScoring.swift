@@ -17,13 +17,26 @@ extension DetectorTuner {
     var byCommand: [String: (right: Int, total: Int)] = [:]
     var rescuesRight = 0
     var rescuesWrong = 0
+    var sequences = 0
+    var sequencesRight = 0
+    var beside = 0
+    var besideExtra = 0
     for recording in recordings {
       let interpretations = recording.results.map { interpreter.interpret($0) }
       let directions = interpretations.flatMap(\.directions)
       for instruction in interpretations.flatMap(\.instructions) where instruction.rescue != nil {
         if recording.expected.contains(instruction.direction) { rescuesRight += 1 } else { rescuesWrong += 1 }
       }
-      if recording.isNoisyCopy {
+      if let joined = recording.joined {
+        switch joined {
+        case .sequence:
+          sequences += 1
+          if directions == recording.expected { sequencesRight += 1 }
+        case .besideOtherWords:
+          beside += 1
+          if directions.count > recording.expected.count { besideExtra += 1 }
+        }
+      } else if recording.isNoisyCopy {
         noisyCommands += 1
         if directions == recording.expected { noisyExact += 1 }
       } else if recording.isCommand {
@@ -48,7 +61,7 @@ extension DetectorTuner {
     // Each kind's rate is drawn towards the pooled rate by `kindPrior` recordings' worth, so
     // a kind heard four times does not swing the average by a quarter with one false alarm.
     let smoothed = byKind.values.map { (Double($0.moved) + kindPrior * pooled) / (Double($0.total) + kindPrior) }
-    return TuningScore(
+    var score = TuningScore(
       commands: commands, accuracy: commands == 0 ? 0 : Double(exact) / Double(commands),
       noisyCommands: noisyCommands, noisyAccuracy: noisyCommands == 0 ? 0 : Double(noisyExact) / Double(noisyCommands),
       otherSpeech: otherCount, falseAlarms: smoothed.isEmpty ? 0 : smoothed.reduce(0, +) / Double(smoothed.count),
@@ -56,6 +69,11 @@ extension DetectorTuner {
       noise: noise, noiseFalseAlarms: noise == 0 ? 0 : Double(noiseMoved) / Double(noise),
       rescuesRight: rescuesRight, rescuesWrong: rescuesWrong, falseAlarmsByKind: rates,
       accuracyByCommand: byCommand.mapValues { Double($0.right) / Double($0.total) })
+    score.sequences = sequences
+    score.sequenceAccuracy = sequences == 0 ? 0 : Double(sequencesRight) / Double(sequences)
+    score.besideOtherWords = beside
+    score.besideExtra = beside == 0 ? 0 : Double(besideExtra) / Double(beside)
+    return score
   }
 
   /// How many recordings' worth a kind's false-alarm rate is drawn towards the pooled rate by.

@@ -115,12 +115,15 @@ public struct DetectorTuner: Sendable {
 
   /// Learns a detector from `recordings` (the tuning part).
   public func tune(_ recordings: [TuningRecording], notes: [String: String] = [:]) -> Detector {
+    // Joined recordings (sequences, a command beside other words) only set the companion
+    // threshold.
+    let single = recordings.filter { $0.joined == nil }
     // The gate is set on every real command, noisy copies included; the calibration and
     // durations on the recordings as they were made (noisy copies would teach it to take
     // weak evidence from clean audio too).
-    let right = samples(recordings.filter { !$0.isNoise }).filter(\.correct)
+    let right = samples(single.filter { !$0.isNoise }).filter(\.correct)
     let all = options.calibrateOnNoisyCopies
-      ? samples(recordings.filter { !$0.isNoise }) : samples(recordings.filter { !$0.isNoise && !$0.isNoisyCopy })
+      ? samples(single.filter { !$0.isNoise }) : samples(single.filter { !$0.isNoise && !$0.isNoisyCopy })
 
     // The gate keeps `keep` of the real commands: its bounds are low quantiles of theirs.
     let voiced = right.compactMap(\.voiced)
@@ -177,6 +180,28 @@ public struct DetectorTuner: Sendable {
       rescue = candidate
     }
     detector.rescueThreshold = rescue
+
+    // The companion threshold: the one that gets the most sequences right among those that
+    // keep commands beside other words from moving the ninja more (within a margin), and
+    // keep the false alarms in bounds; none when nothing is gained.
+    let joined = recordings.filter { $0.joined != nil }
+    if joined.contains(where: { $0.joined == .sequence }) {
+      let base = Self.evaluate(detector, on: joined, vocabulary: vocabulary)
+      var best = (threshold: Double?.none, accuracy: base.sequenceAccuracy)
+      for candidate in grid.reversed() where candidate < chosen {
+        detector.companionThreshold = candidate
+        let score = Self.evaluate(detector, on: joined, vocabulary: vocabulary)
+        guard score.besideExtra <= base.besideExtra + options.maximumCompanionExtra else { break }
+        if score.sequenceAccuracy > best.accuracy + 1e-9 { best = (candidate, score.sequenceAccuracy) }
+      }
+      detector.companionThreshold = best.threshold
+      if best.threshold != nil {
+        let score = Self.evaluate(detector, on: recordings, vocabulary: vocabulary)
+        if score.falseAlarms > options.maximumFalseAlarms || score.noiseFalseAlarms > options.maximumNoiseFalseAlarms {
+          detector.companionThreshold = nil
+        }
+      }
+    }
     return detector
   }
 

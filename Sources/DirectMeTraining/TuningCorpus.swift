@@ -25,12 +25,15 @@ public struct LabelledAudio: Hashable, Sendable {
   /// What kind of recording it is, for weighing false alarms (see `TuningRecording.kind`).
   public var kind: String {
     if !expected.isEmpty {
-      return expected.map(\.rawValue).joined(separator: " ") + (isNoisyCopy ? TuningRecording.noisySuffix : "")
+      return expected.map(\.rawValue).joined(separator: " ")
+        + (isNoisyCopy ? TuningRecording.noisySuffix : "") + (joined.map { $0.suffix } ?? "")
     }
     return transcript ?? "other"
   }
   /// Made by mixing noise into a command recording.
   public var isNoisyCopy = false
+  /// Made by joining one speaker's recordings (see `NoiseMaterial.joined`).
+  public var joined: TuningRecording.Joined?
 }
 
 /// Reads labels files (or folders holding a `labels.tsv`) into recordings with speakers.
@@ -196,5 +199,43 @@ public enum NoiseMaterial {
       copies.append(copy)
     }
     return copies
+  }
+}
+
+extension NoiseMaterial {
+  /// Recordings joined as people say commands in a row, each speaker's own, with 200-400 ms
+  /// pauses: for each speaker with two or more command recordings, one sequence of two or
+  /// three of them; for each speaker with a command and another word, the two in either
+  /// order. Tuning learns from them how sure a command must be beside another one.
+  public static func joined(_ recordings: [LabelledAudio], seed: UInt64 = 17) throws -> [LabelledAudio] {
+    var random = Signal.Random(seed: seed)
+    var made: [LabelledAudio] = []
+    let bySpeaker = Dictionary(grouping: recordings.filter { !$0.isNoisyCopy && $0.samples == nil }, by: \.speaker)
+    for speaker in bySpeaker.keys.sorted() {
+      let mine = bySpeaker[speaker]!
+      let commands = mine.filter { $0.expected.count == 1 }
+      let others = mine.filter { $0.expected.isEmpty }
+      func join(_ parts: [LabelledAudio], as kind: TuningRecording.Joined) throws -> LabelledAudio {
+        var samples = Signal.silence(0.3)
+        for (index, part) in parts.enumerated() {
+          if index > 0 { samples += Signal.silence(Double.random(in: 0.2...0.4, using: &random)) }
+          samples += Signal.trimmed(try AudioFileSource.readAll(path: part.path))
+        }
+        samples += Signal.silence(0.5)
+        var joined = LabelledAudio(
+          path: parts.map(\.path).joined(separator: " + "), expected: parts.flatMap(\.expected),
+          transcript: parts.compactMap(\.transcript).joined(separator: " "), speaker: speaker, samples: samples)
+        joined.joined = kind
+        return joined
+      }
+      if commands.count >= 2 {
+        let count = min(commands.count, Int.random(in: 2...3, using: &random))
+        made.append(try join(Array(commands.prefix(count)), as: .sequence))
+      }
+      if let command = commands.last, let other = others.first {
+        made.append(try join(Bool.random(using: &random) ? [command, other] : [other, command], as: .besideOtherWords))
+      }
+    }
+    return made
   }
 }

@@ -26,6 +26,15 @@ public struct TuningRecording: Hashable, Sendable, Codable {
   public var isNoisyCopy: Bool { kind.hasSuffix(TuningRecording.noisySuffix) }
   public static let noiseKind = "noise"
   public static let noisySuffix = " + noise"
+
+  /// Recordings joined by tuning: commands in a row, or a command beside other words.
+  public enum Joined: String, Sendable, Hashable, CaseIterable {
+    case sequence
+    case besideOtherWords = "beside other words"
+    var suffix: String { " + " + rawValue }
+  }
+  /// How the recording was joined from others, if it was.
+  public var joined: Joined? { Joined.allCases.first { kind.hasSuffix($0.suffix) } }
 }
 
 /// How well a detector does on a set of recordings.
@@ -53,6 +62,13 @@ public struct TuningScore: Hashable, Sendable, Codable {
   public var falseAlarmsByKind: [String: Double]
   /// Accuracy per expected direction sequence, for the report.
   public var accuracyByCommand: [String: Double]
+  /// Joined recordings: commands in a row, and the share of them exactly right...
+  public var sequences = 0
+  public var sequenceAccuracy = 0.0
+  /// ...and a command beside other words, and the share that moved the ninja more than the
+  /// command.
+  public var besideOtherWords = 0
+  public var besideExtra = 0.0
 }
 
 /// Targets and safety margins of tuning.
@@ -68,6 +84,9 @@ public struct TuningOptions: Sendable {
   public var keep = 0.99
   /// A near-miss rescue threshold is used only if at least this share of its rescues is right.
   public var minimumRescuePrecision = 0.8
+  /// The most that commands beside other words may move the ninja beyond the command, with
+  /// the companion threshold (see `Detector.companionThreshold`), over what they do without it.
+  public var maximumCompanionExtra = 0.02
   /// Whether noisy copies of commands count in the calibration (they always count for the gate).
   public var calibrateOnNoisyCopies = false
   public init() {}

@@ -38,6 +38,9 @@ struct LiveBench: ParsableCommand {
   @Option(help: "Seconds of silence, and of continuous speech, for the live CPU figures.")
   var cpuSeconds: Double = 30
 
+  @Option(help: "Minutes of soak after the live figures: commands, room noise and silence in turn, resident memory sampled (0: none).")
+  var soakMinutes: Double = 0
+
   @Flag(help: "Skip the live part (PulseAudio, window).")
   var noLive = false
 
@@ -246,6 +249,7 @@ struct LiveBench: ParsableCommand {
     try pulse.play(Signal.roomTone(2, random: &random))
     let endRSS = ProcessFigures.residentMegabytes(pid)
     let peakRSS = ProcessFigures.peakResidentMegabytes(pid)
+    let soak = soakMinutes > 0 ? try soak(pulse: pulse, pid: pid, builder: builder, timingPath: timingPath, random: &random) : nil
     process.terminate()
     process.waitUntilExit()
 
@@ -281,6 +285,17 @@ struct LiveBench: ParsableCommand {
       row(
         "resident memory", String(format: "%.0f MB after start, %.0f MB at end, peak %.0f MB", startRSS, endRSS, peakRSS),
         "<= 100 MB, flat"))
+    if let soak, let first = soak.memory.first {
+      // Warm-up: the first tenth of the cycles.
+      let settled = Array(soak.memory.dropFirst(max(1, soak.memory.count / 10)))
+      let low = settled.min() ?? first
+      let high = settled.max() ?? first
+      emit(
+        row(
+          String(format: "soak, %.0f min (%d cycles)", soak.minutes, soak.memory.count),
+          String(format: "memory %.1f -> %.1f MB after warm-up (range %.1f MB); %d instructions for %d commands played", settled.first ?? first, soak.memory.last ?? first, high - low, soak.instructions, soak.commands),
+          "flat within 5 MB"))
+    }
     emit("")
     emit("End-to-end latency over \(matched) of \(words.count) commands (those acted on while the ninja stood still)")
     emit(row("stage", "p50", "p95"))
@@ -292,6 +307,38 @@ struct LiveBench: ParsableCommand {
       emit(
         row(name, milliseconds(LatencyMeasurement.percentile(values, 0.5)), milliseconds(LatencyMeasurement.percentile(values, 0.95))))
     }
+  }
+
+  /// Plays cycles of four command sequences, a room noise and room tone into the virtual
+  /// microphone for `soakMinutes`, sampling resident memory after each cycle.
+  private func soak(
+    pulse: PulseAudioServer, pid: Int32, builder: CorpusBuilder, timingPath: String, random: inout Signal.Random
+  ) throws -> (memory: [Double], commands: Int, instructions: Int, minutes: Double) {
+    func instructionsLogged() -> Int {
+      ((try? String(contentsOfFile: timingPath, encoding: .utf8)) ?? "").split(separator: "\n").count
+    }
+    let before = instructionsLogged()
+    var memory: [Double] = []
+    var commandsPlayed = 0
+    let start = Date()
+    var cycle = 0
+    while Date().timeIntervalSince(start) < soakMinutes * 60 {
+      let recordings = try builder.timedSequences(count: 4, pause: 0.2...0.4, seed: 1000 + UInt64(cycle % 50))
+      commandsPlayed += recordings.reduce(0) { $0 + $1.words.count }
+      let room = Signal.Room.allCases[cycle % Signal.Room.allCases.count].make(seconds: 3, seed: UInt64(cycle))
+      let power = room.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, room.count))
+      let gain = power > 0 ? pow(10, -35.0 / 20) * 32768 / power.squareRoot() : 0
+      let cycleAudio = recordings.flatMap { $0.samples + Signal.roomTone(1, random: &random) }
+        + room.map { Int16(clamping: Int(Double($0) * gain)) } + Signal.roomTone(3, random: &random)
+      try pulse.play(cycleAudio)
+      memory.append(ProcessFigures.residentMegabytes(pid))
+      cycle += 1
+      if cycle % 10 == 0 {
+        warn("bench: soak \(Int(Date().timeIntervalSince(start) / 60)) min, \(String(format: "%.1f", memory.last ?? 0)) MB")
+      }
+    }
+    try pulse.play(Signal.roomTone(2, random: &random))
+    return (memory, commandsPlayed, instructionsLogged() - before, Date().timeIntervalSince(start) / 60)
   }
 
   private func milliseconds(_ value: Double?) -> String {

@@ -212,3 +212,43 @@ struct WordGateTests {
     #expect(refused.rejection == .noVoice)
   }
 }
+
+@Suite("Interpreter with a detector, commands beside commands")
+struct CompanionTests {
+  /// Confidence 0.5 at a margin of 0 (slope 0.1): threshold 0.6 is margin +4.1, companion
+  /// threshold 0.4 is margin -4.1.
+  func interpreter(companion: Double?) -> Interpreter {
+    var detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
+      gate: .open, threshold: 0.6, rescueThreshold: 0.6)
+    detector.companionThreshold = companion
+    return Interpreter(settings: InterpreterSettings(detector: detector))
+  }
+
+  func sequence(_ margins: [Double]) -> RecognitionResult {
+    let words = ["left", "up", "down"]
+    let segments = margins.enumerated().map { index, margin in
+      WordSegment(word: words[index], start: Double(index) * 0.6, end: Double(index) * 0.6 + 0.4, score: -20, margin: margin)
+    }
+    return RecognitionResult(transcriptions: [Transcription(segments: segments, score: -60)], start: 0, end: 2)
+  }
+
+  @Test("a less sure command is taken beside a sure one, in the order spoken")
+  func beside() {
+    #expect(interpreter(companion: 0.4).interpret(sequence([10, -2, 8])).directions == [.left, .up, .down])
+    // Without a companion threshold only the sure ones move the ninja.
+    #expect(interpreter(companion: nil).interpret(sequence([10, -2, 8])).directions == [.left, .down])
+    // Less sure than the companion threshold: still refused.
+    #expect(interpreter(companion: 0.4).interpret(sequence([10, -6, 8])).directions == [.left, .down])
+  }
+
+  @Test("commands that are only companion-sure move nothing on their own")
+  func alone() {
+    let interpretation = interpreter(companion: 0.4).interpret(sequence([-2, -1]))
+    #expect(interpretation.directions.isEmpty)
+    guard case .lowConfidence = interpretation.rejection else {
+      Issue.record("expected a low-confidence rejection, got \(String(describing: interpretation.rejection))")
+      return
+    }
+  }
+}

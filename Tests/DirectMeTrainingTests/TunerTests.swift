@@ -71,6 +71,55 @@ struct TunerTests {
     #expect(detector.rescueThreshold <= detector.threshold)
   }
 
+  /// Words heard in a row, each with a margin (a joined recording).
+  func joined(_ words: [(String, Double)], expected: [Direction], as kind: TuningRecording.Joined, speaker: String) -> TuningRecording {
+    let segments = words.enumerated().map { index, word in
+      WordSegment(word: word.0, start: 0.2 + Double(index) * 0.7, end: 0.6 + Double(index) * 0.7, score: -40, margin: word.1, voiced: 0.2)
+    }
+    let result = RecognitionResult(
+      transcriptions: [Transcription(segments: segments, score: -80)], start: 0, end: 2,
+      signal: SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 30))
+    return TuningRecording(
+      path: "\(speaker).wav", speaker: speaker, expected: expected,
+      kind: expected.map(\.rawValue).joined(separator: " ") + " + " + kind.rawValue, results: [result])
+  }
+
+  @Test("the companion threshold takes less sure commands beside sure ones only as far as commands beside other words stay put")
+  func companion() throws {
+    var random = Signal.Random(seed: 3)
+    var recordings: [TuningRecording] = []
+    for index in 0..<400 {
+      let word = ["up", "down", "left", "right"][index % 4]
+      recordings.append(
+        recording(word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word, speaker: "p\(index)"))
+      recordings.append(recording(word, margin: Double.random(in: -80...10, using: &random), expected: [], kind: "go", speaker: "n\(index)"))
+    }
+    // Sequences: a sure first command, a second one less sure (margin -15...0).
+    for index in 0..<100 {
+      recordings.append(
+        joined([("left", 40), ("up", Double.random(in: -15...0, using: &random))], expected: [.left, .up], as: .sequence, speaker: "q\(index)"))
+    }
+    // A sure command beside another word read as a command far less sure (-60...-30).
+    for index in 0..<100 {
+      recordings.append(
+        joined([("down", 40), ("up", Double.random(in: -60 ... -30, using: &random))], expected: [.down], as: .besideOtherWords, speaker: "r\(index)"))
+    }
+    let detector = DetectorTuner(options: TuningOptions()).tune(recordings)
+    let companion = try #require(detector.companionThreshold)
+    #expect(companion < detector.threshold)
+    let joinedOnly = recordings.filter { $0.joined != nil }
+    let score = DetectorTuner.evaluate(detector, on: joinedOnly)
+    var without = detector
+    without.companionThreshold = nil
+    let before = DetectorTuner.evaluate(without, on: joinedOnly)
+    #expect(score.sequenceAccuracy > before.sequenceAccuracy)
+    #expect(score.besideExtra <= before.besideExtra + TuningOptions().maximumCompanionExtra)
+    // Joined recordings teach nothing else: the same detector without them, but the companion.
+    var plain = DetectorTuner(options: TuningOptions()).tune(recordings.filter { $0.joined == nil })
+    plain.companionThreshold = detector.companionThreshold
+    #expect(plain == detector)
+  }
+
   @Test("a personal operating point is lower only when the speaker's commands gain and none of their other phrases moves the ninja, with a margin")
   func personalOperatingPoint() {
     var random = Signal.Random(seed: 3)
