@@ -293,8 +293,7 @@ public struct CorpusBuilder {
       for (index, level) in [-45.0, -35, -25, -15].enumerated() {
         let start = (index * 5 + 1) * Signal.rate
         let stretch = Array(noise[start..<start + Signal.rate])
-        let power = stretch.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(stretch.count)
-        let gain = power > 0 ? pow(10, level / 20) * 32768 / power.squareRoot() : 0
+        let gain = Signal.gain(stretch, toLevel: level)
         items.append(("\(kind.rawValue) noise \(Int(level)) dBFS", stretch.map { Int16(clamping: Int(Double($0) * gain)) }))
       }
     }

@@ -65,6 +65,12 @@ public enum Signal {
     }
   }
 
+  /// The factor that brings `samples`' power to `level` dBFS (0 for digital silence).
+  public static func gain(_ samples: [Int16], toLevel level: Double) -> Double {
+    let power = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))
+    return power > 0 ? pow(10, level / 20) * 32768 / power.squareRoot() : 0
+  }
+
   public static func silence(_ seconds: Double) -> [Int16] {
     [Int16](repeating: 0, count: Int(seconds * Double(rate)))
   }

@@ -170,9 +170,7 @@ public enum NoiseMaterial {
       let noise = noises[index % noises.count]
       let start = Int.random(in: 0..<max(1, noise.count - 16_000), using: &random)
       let stretch = Array(noise[start..<min(noise.count, start + 16_000)])
-      let power = stretch.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, stretch.count))
-      let level = Double.random(in: -45 ... -10, using: &random)
-      let gain = power > 0 ? pow(10, level / 20) * 32768 / power.squareRoot() : 0
+      let gain = Signal.gain(stretch, toLevel: Double.random(in: -45 ... -10, using: &random))
       let samples = stretch.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
       return LabelledAudio(
         path: "noise #\(index + 1)", expected: [], transcript: TuningRecording.noiseKind, speaker: "noise-\(index % 7)",

@@ -326,8 +326,7 @@ struct LiveBench: ParsableCommand {
       let recordings = try builder.timedSequences(count: 4, pause: 0.2...0.4, seed: 1000 + UInt64(cycle % 50))
       commandsPlayed += recordings.reduce(0) { $0 + $1.words.count }
       let room = Signal.Room.allCases[cycle % Signal.Room.allCases.count].make(seconds: 3, seed: UInt64(cycle))
-      let power = room.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, room.count))
-      let gain = power > 0 ? pow(10, -35.0 / 20) * 32768 / power.squareRoot() : 0
+      let gain = Signal.gain(room, toLevel: -35)
       let cycleAudio = recordings.flatMap { $0.samples + Signal.roomTone(1, random: &random) }
         + room.map { Int16(clamping: Int(Double($0) * gain)) } + Signal.roomTone(3, random: &random)
       try pulse.play(cycleAudio)
