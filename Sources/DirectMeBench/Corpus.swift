@@ -233,6 +233,12 @@ public struct CorpusBuilder {
     return items
   }
 
+  /// A stable file-name key for what `voice` says (FNV-1a of the voice's label and the text, hex).
+  static func cacheKey(_ text: String, voice: Voice) -> String {
+    let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    return String(key, radix: 16)
+  }
+
   /// The phrase spoken by the voice, as 16 kHz samples with 300 ms of silence around.
   /// A "." ends a sentence and is a 300 ms pause, as people pause between commands
   /// (the voices' own sentence pause is about 100 ms).
@@ -246,10 +252,10 @@ public struct CorpusBuilder {
       }
       return samples + Signal.silence(0.3)
     }
-    let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-    let file = cache.appendingPathComponent("speech-\(String(key, radix: 16)).wav")
+    let key = Self.cacheKey(text, voice: voice)
+    let file = cache.appendingPathComponent("speech-\(key).wav")
     if !FileManager.default.fileExists(atPath: file.path) {
-      let raw = cache.appendingPathComponent("speech-\(String(key, radix: 16)).raw.wav")
+      let raw = cache.appendingPathComponent("speech-\(key).raw.wav")
       if voice.engine == "flite" {
         // flite's rate is a duration stretch (130 words a minute is 1.0), its pitch the mean F0.
         var arguments = ["flite", "-voice", voice.name]
@@ -257,7 +263,7 @@ public struct CorpusBuilder {
         if let pitch = voice.pitch { arguments += ["--setf", "int_f0_target_mean=\(pitch)"] }
         try Tools.run(arguments + ["-t", text, "-o", raw.path])
       } else if voice.engine == "text2wave" {
-        let script = cache.appendingPathComponent("speech-\(String(key, radix: 16)).txt")
+        let script = cache.appendingPathComponent("speech-\(key).txt")
         try text.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         try Tools.run(["text2wave", "-eval", "(voice_\(voice.name))", script.path, "-o", raw.path])

@@ -78,8 +78,7 @@ extension CorpusBuilder {
       for (text, expected) in said {
         let samples = try speak(text, voice: voice)
         let words = text.lowercased().replacingOccurrences(of: ".", with: "")
-        let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-        let file = cache.appendingPathComponent("adapt-\(String(key, radix: 16)).wav")
+        let file = cache.appendingPathComponent("adapt-\(Self.cacheKey(text, voice: voice)).wav")
         if !FileManager.default.fileExists(atPath: file.path) { try Tools.write(samples, to: file.path) }
         clips.append(SyntheticClip(path: file.path, expected: expected, words: words, speaker: speaker))
       }

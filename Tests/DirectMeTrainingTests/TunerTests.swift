@@ -49,17 +49,24 @@ struct TunerTests {
     return TuningRecording(path: "\(kind)-\(speaker).wav", speaker: speaker, expected: expected, kind: kind, results: [result])
   }
 
-  @Test("tuning separates commands from other words and keeps false alarms within the target")
-  func tuneAndEvaluate() {
-    var random = Signal.Random(seed: 9)
+  /// 400 command recordings (margins -20...60) and 400 other-word recordings heard as a
+  /// command (margins -80...10), one speaker each, the other words' kinds taken in turn.
+  func singleWords(otherKinds: [String], random: inout Signal.Random) -> [TuningRecording] {
     var recordings: [TuningRecording] = []
     for index in 0..<400 {
       let word = ["up", "down", "left", "right"][index % 4]
       recordings.append(
         recording(word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word, speaker: "p\(index)"))
-      let kind = ["go", "yes", "stop", "zero"][index % 4]
+      let kind = otherKinds[index % otherKinds.count]
       recordings.append(recording(word, margin: Double.random(in: -80...10, using: &random), expected: [], kind: kind, speaker: "n\(index)"))
     }
+    return recordings
+  }
+
+  @Test("tuning separates commands from other words and keeps false alarms within the target")
+  func tuneAndEvaluate() {
+    var random = Signal.Random(seed: 9)
+    let recordings = singleWords(otherKinds: ["go", "yes", "stop", "zero"], random: &random)
     var options = TuningOptions()
     options.maximumFalseAlarms = 0.05
     let detector = DetectorTuner(options: options).tune(recordings)
@@ -87,13 +94,7 @@ struct TunerTests {
   @Test("the companion threshold takes less sure commands beside sure ones only as far as commands beside other words stay put")
   func companion() throws {
     var random = Signal.Random(seed: 3)
-    var recordings: [TuningRecording] = []
-    for index in 0..<400 {
-      let word = ["up", "down", "left", "right"][index % 4]
-      recordings.append(
-        recording(word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word, speaker: "p\(index)"))
-      recordings.append(recording(word, margin: Double.random(in: -80...10, using: &random), expected: [], kind: "go", speaker: "n\(index)"))
-    }
+    var recordings = singleWords(otherKinds: ["go"], random: &random)
     // Sequences: a sure first command, a second one less sure (margin -15...0).
     for index in 0..<100 {
       recordings.append(
