@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <malloc.h> /* mallopt: where big senone-score dumps live (Decoder.swift) */
 #include <pocketsphinx.h>
 #include <sphinxbase/err.h>
 #include <sphinxbase/jsgf.h>

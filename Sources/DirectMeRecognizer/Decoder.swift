@@ -302,9 +302,26 @@ final class Decoder {
   /// scoring the acoustic model again (with `-compallsen` and batch CMN the scores depend
   /// only on the audio).
   struct SenoneScores {
-    fileprivate let dump: [UInt8]
+    fileprivate let dump: Dump
     fileprivate let frames: Int
+
+    /// The dump's bytes, as `open_memstream` left them (about 1 MB a second of audio):
+    /// searches read them in place, and the last reader frees them.
+    fileprivate final class Dump {
+      let bytes: UnsafeMutablePointer<CChar>?
+      let count: Int
+      init(bytes: UnsafeMutablePointer<CChar>?, count: Int) { (self.bytes, self.count) = (bytes, count) }
+      deinit { free(bytes) }
+    }
   }
+
+  /// Dumps are megabytes each and short-lived. glibc raises its mmap threshold to the
+  /// largest block freed (up to 32 MB), after which such blocks come from the heap and a
+  /// freed one stays resident: memory grew by 25 MB over a 5-minute session. A fixed
+  /// threshold keeps blocks over 256 kB in their own mappings, returned when freed.
+  ///
+  /// The corresponding C function is `mallopt(M_MMAP_THRESHOLD)`.
+  private static let fixedMmapThreshold: Void = { _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024) }()
 
   /// Whether this decoder can hand out its senone scores (see `directme_acmod`).
   private(set) lazy var canShareScores: Bool = directme_acmod(handle) != nil
@@ -316,11 +333,13 @@ final class Decoder {
   /// of `decodeWhole`.
   func decodeWholeKeepingScores(_ samples: [Int16]) throws -> (Transcription?, SenoneScores?) {
     guard canShareScores, let acmod = directme_acmod(handle) else { return (try decodeWhole(samples), nil) }
+    Self.fixedMmapThreshold
     try startUtterance()
     var buffer: UnsafeMutablePointer<CChar>?
     var size = 0
     guard let stream = open_memstream(&buffer, &size) else { throw PocketSphinxError(function: "open_memstream", message: "cannot keep senone scores in memory") }
-    defer { free(buffer) }
+    var kept = false
+    defer { if !kept { free(buffer) } }
     guard acmod_set_senfh(acmod, stream) >= 0 else {
       _ = acmod_set_senfh(acmod, nil)
       throw PocketSphinxError(function: "acmod_set_senfh", message: "cannot write senone scores")
@@ -331,8 +350,8 @@ final class Decoder {
     try process(samples, wholeUtterance: true)
     try endUtterance()
     _ = acmod_set_senfh(acmod, nil)
-    let dump = buffer.map { Array(UnsafeRawBufferPointer(start: $0, count: size).bindMemory(to: UInt8.self)) } ?? []
-    return (bestTranscription(), SenoneScores(dump: dump, frames: Int(ps_get_n_frames(handle))))
+    kept = true
+    return (bestTranscription(), SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), frames: Int(ps_get_n_frames(handle))))
   }
 
   /// Decodes an utterance from its senone scores with the selected search.
@@ -345,13 +364,12 @@ final class Decoder {
     acmod_grow_feat_buf(acmod, Int32(max(scores.frames + 1, 256)))
     let (stream, streamLog) = SphinxLog.capturing("starting a stream") { ps_start_stream(handle) }
     try check(stream, "ps_start_stream", log: streamLog)
-    var dump = scores.dump
-    let (status, log) = dump.withUnsafeMutableBytes { bytes in
-      SphinxLog.capturing("decoding senone scores") { () -> Int32 in
-        guard let file = fmemopen(bytes.baseAddress, bytes.count, "rb") else { return -1 }
-        defer { fclose(file) }
-        return ps_decode_senscr(handle, file)
-      }
+    let dump = scores.dump
+    let (status, log) = SphinxLog.capturing("decoding senone scores") { () -> Int32 in
+      // Opened for reading only: the bytes are not written.
+      guard let bytes = dump.bytes, let file = fmemopen(bytes, dump.count, "rb") else { return -1 }
+      defer { fclose(file) }
+      return ps_decode_senscr(handle, file)
     }
     try check(status, "ps_decode_senscr", log: log)
     return bestTranscription()
