@@ -116,7 +116,7 @@ public struct DetectorTuner: Sendable {
   /// Learns a detector from `recordings` (the tuning part).
   public func tune(_ recordings: [TuningRecording], notes: [String: String] = [:]) -> Detector {
     // Joined recordings (sequences, a command beside other words) only set the companion
-    // threshold.
+    // threshold: the operating point and the rescue threshold are judged on single recordings.
     let single = recordings.filter { $0.joined == nil }
     // The gate is set on every real command, noisy copies included; the calibration and
     // durations on the recordings as they were made (noisy copies would teach it to take
@@ -160,7 +160,7 @@ public struct DetectorTuner: Sendable {
     for threshold in grid {
       detector.threshold = threshold
       detector.rescueThreshold = threshold
-      let score = Self.evaluate(detector, on: recordings, vocabulary: vocabulary)
+      let score = Self.evaluate(detector, on: single, vocabulary: vocabulary)
       if score.falseAlarms <= options.maximumFalseAlarms && score.noiseFalseAlarms <= options.maximumNoiseFalseAlarms {
         chosen = threshold
         break
@@ -172,7 +172,7 @@ public struct DetectorTuner: Sendable {
     var rescue = chosen
     for candidate in grid.reversed() where candidate < chosen {
       detector.rescueThreshold = candidate
-      let score = Self.evaluate(detector, on: recordings, vocabulary: vocabulary)
+      let score = Self.evaluate(detector, on: single, vocabulary: vocabulary)
       let fired = score.rescuesRight + score.rescuesWrong
       guard score.falseAlarms <= options.maximumFalseAlarms, score.noiseFalseAlarms <= options.maximumNoiseFalseAlarms,
         fired == 0 || Double(score.rescuesRight) / Double(fired) >= options.minimumRescuePrecision

@@ -78,13 +78,21 @@ struct TunerTests {
     #expect(detector.rescueThreshold <= detector.threshold)
   }
 
-  /// Words heard in a row, each with a margin (a joined recording).
-  func joined(_ words: [(String, Double)], expected: [Direction], as kind: TuningRecording.Joined, speaker: String) -> TuningRecording {
+  /// Words heard in a row, each with a margin (a joined recording); with `nearMisses`, an
+  /// other-words reading where each command word is heard as a word that sounds like it
+  /// ("cup" for up), so that unsure commands can be rescued.
+  func joined(
+    _ words: [(String, Double)], expected: [Direction], as kind: TuningRecording.Joined, speaker: String, nearMisses: Bool = false
+  ) -> TuningRecording {
     let segments = words.enumerated().map { index, word in
       WordSegment(word: word.0, start: 0.2 + Double(index) * 0.7, end: 0.6 + Double(index) * 0.7, score: -40, margin: word.1, voiced: 0.2)
     }
+    let others = segments.map {
+      WordSegment(word: "c" + $0.word, start: $0.start, end: $0.end, score: -41, soundsLike: $0.word, voiced: 0.2)
+    }
     let result = RecognitionResult(
-      transcriptions: [Transcription(segments: segments, score: -80)], start: 0, end: 2,
+      transcriptions: [Transcription(segments: segments, score: -80)] + (nearMisses ? [Transcription(segments: others, score: -82)] : []),
+      start: 0, end: 2,
       signal: SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 30))
     return TuningRecording(
       path: "\(speaker).wav", speaker: speaker, expected: expected,
@@ -104,6 +112,14 @@ struct TunerTests {
     for index in 0..<100 {
       recordings.append(
         joined([("down", 40), ("up", Double.random(in: -60 ... -30, using: &random))], expected: [.down], as: .besideOtherWords, speaker: "r\(index)"))
+    }
+    // The same with near-misses heard for the other word: rescuing it would be wrong, which
+    // must not move the rescue threshold (set on single recordings only).
+    for index in 0..<100 {
+      recordings.append(
+        joined(
+          [("down", 40), ("up", Double.random(in: -30 ... 0, using: &random))], expected: [.down], as: .besideOtherWords,
+          speaker: "s\(index)", nearMisses: true))
     }
     let detector = DetectorTuner(options: TuningOptions()).tune(recordings)
     let companion = try #require(detector.companionThreshold)
