@@ -286,14 +286,24 @@ struct LiveBench: ParsableCommand {
         "resident memory", String(format: "%.0f MB after start, %.0f MB at end, peak %.0f MB", startRSS, endRSS, peakRSS),
         "<= 100 MB, flat"))
     if let soak, let first = soak.memory.first {
-      // Warm-up: the first tenth of the cycles.
+      // Warm-up: the first tenth of the cycles. Flat: the median of the last third of the
+      // samples beside that of the first third after warm-up (one sample can catch an
+      // utterance still being decoded, its senone scores in memory).
       let settled = Array(soak.memory.dropFirst(max(1, soak.memory.count / 10)))
+      let third = max(1, settled.count / 3)
+      let early = LatencyMeasurement.percentile(Array(settled.prefix(third)), 0.5) ?? first
+      let late = LatencyMeasurement.percentile(Array(settled.suffix(third)), 0.5) ?? first
       let low = settled.min() ?? first
       let high = settled.max() ?? first
+      let samples = soak.memory.enumerated().map { "\($0.offset + 1)\t\(String(format: "%.1f", $0.element))" }
+      try ("cycle\tresident MB\n" + samples.joined(separator: "\n") + "\n")
+        .write(to: work.appendingPathComponent("soak-memory.tsv"), atomically: true, encoding: .utf8)
       emit(
         row(
           String(format: "soak, %.0f min (%d cycles)", soak.minutes, soak.memory.count),
-          String(format: "memory %.1f -> %.1f MB after warm-up (range %.1f MB); %d instructions for %d commands played", settled.first ?? first, soak.memory.last ?? first, high - low, soak.instructions, soak.commands),
+          String(
+            format: "memory after warm-up: median %.1f MB (first third) -> %.1f MB (last third), samples %.1f-%.1f MB; %d instructions for %d commands played",
+            early, late, low, high, soak.instructions, soak.commands),
           "flat within 5 MB"))
     }
     emit("")
