@@ -141,7 +141,7 @@ public enum TuneReport {
     if let checking {
       lines.append("checking speakers: " + summary(checking))
       if checking.sequences > 0 { lines.append("  " + joinedSummary(checking)) }
-      let worst = checking.falseAlarmsByKind.sorted { $0.value > $1.value }.prefix(6)
+      let worst = checking.falseAlarmsByKind.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6)
         .map { String(format: "%@ %.0f%%", $0.key, $0.value * 100) }.joined(separator: ", ")
       lines.append("  most false alarms (checking): " + worst)
       let commands = checking.accuracyByCommand.sorted { $0.key < $1.key }.filter { !$0.key.contains(" ") }

@@ -60,7 +60,7 @@ extension DetectorTuner {
     let pooled = otherCount == 0 ? 0 : Double(otherMoved) / Double(otherCount)
     // Each kind's rate is drawn towards the pooled rate by `kindPrior` recordings' worth, so
     // a kind heard four times does not swing the average by a quarter with one false alarm.
-    let smoothed = byKind.values.map { (Double($0.moved) + kindPrior * pooled) / (Double($0.total) + kindPrior) }
+    let smoothed = byKind.keys.sorted().map { byKind[$0]! }.map { (Double($0.moved) + kindPrior * pooled) / (Double($0.total) + kindPrior) }
     var score = TuningScore(
       commands: commands, accuracy: commands == 0 ? 0 : Double(exact) / Double(commands),
       noisyCommands: noisyCommands, noisyAccuracy: noisyCommands == 0 ? 0 : Double(noisyExact) / Double(noisyCommands),

@@ -68,6 +68,10 @@ public struct DetectorTuner: Sendable {
     let negatives = recordings.filter { !$0.isCommand }
     let kinds = Dictionary(grouping: negatives, by: \.kind).mapValues(\.count)
     let positives = max(1, recordings.count - negatives.count)
+    let kindWeight = { (count: Int) in Double(count) / (Double(count) + Self.kindPrior) }
+    // Summed in the kinds' order, not the dictionary's (which changes from run to run, and
+    // with it the last digits of every weight).
+    let totalKindWeight = kinds.keys.sorted().reduce(0) { $0 + kindWeight(kinds[$1]!) }
     var result: [WordSample] = []
     for recording in recordings {
       var words: [(segment: WordSegment, signal: SignalEvidence?)] = []
@@ -96,8 +100,6 @@ public struct DetectorTuner: Sendable {
       }
       // Every kind of other speech weighs alike, a rare kind a little less (see `kindPrior`);
       // other speech in all weighs as much as the commands.
-      let kindWeight = { (count: Int) in Double(count) / (Double(count) + Self.kindPrior) }
-      let totalKindWeight = kinds.values.reduce(0) { $0 + kindWeight($1) }
       let count = kinds[recording.kind] ?? 1
       let weight =
         recording.isCommand
