@@ -165,6 +165,7 @@ public enum TuningCache {
     mix(configuration.acousticModel)
     mix(configuration.grammar)
     mix(configuration.finalDecoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+    mix(configuration.denoiser.map { "denoise \($0)" } ?? "no denoise")
     for file in [configuration.grammar, configuration.acousticModel + "/means", configuration.acousticModel + "/sendump", configuration.acousticModel + "/mllr_matrix"] {
       if let attributes = try? FileManager.default.attributesOfItem(atPath: file) {
         mix("\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")

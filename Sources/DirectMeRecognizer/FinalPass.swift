@@ -9,10 +9,12 @@ extension PocketSphinxRecognizer {
   /// against <garbage> (see `verify`).
   func finalPass() throws -> RecognitionResult {
     guard let final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
+    // The decoder hears the utterance with its steady background noise turned down (when
+    // there is enough of it); pauses and voicing are measured on the audio as it came.
+    var scores = ScoreCache(audio: configuration.denoiser?.cleaned(audio) ?? audio)
     // Without a <commands> rule the whole grammar stands for the commands.
-    var scores = ScoreCache()
     let commands = try scores.decode(
-      audio, 0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
+      0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
     let duration = Double(audio.count) / Double(Self.sampleRate)
     guard let commands else { return RecognitionResult(transcriptions: [], start: 0, end: duration) }
     guard finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage) else {
@@ -38,10 +40,14 @@ extension PocketSphinxRecognizer {
   /// The senone scores of the stretches of one utterance decoded so far (by sample range):
   /// a stretch decoded again with another search is not scored again.
   struct ScoreCache {
+    /// What the decoder hears: the utterance's audio, maybe cleaned of noise.
+    let audio: [Int16]
     private var scores: [Range<Int>: Decoder.SenoneScores] = [:]
 
+    init(audio: [Int16]) { self.audio = audio }
+
     /// `audio[range]` decoded with `search`.
-    mutating func decode(_ audio: [Int16], _ range: Range<Int>, search: String, on decoder: Decoder) throws -> Transcription? {
+    mutating func decode(_ range: Range<Int>, search: String, on decoder: Decoder) throws -> Transcription? {
       try decoder.select(search: search)
       if let known = scores[range] { return try decoder.decode(known) }
       let (reading, kept) = try decoder.decodeWholeKeepingScores(Array(audio[range]))
@@ -119,8 +125,8 @@ extension PocketSphinxRecognizer {
         if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
       }
       let stretch = sampleRange(from: low, to: high)
-      let command = try scores.decode(audio, stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
-      let other = try scores.decode(audio, stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
+      let command = try scores.decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
+      let other = try scores.decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
       let margin: Double
       if let command, let other {
         margin = command.score - other.score
@@ -152,10 +158,10 @@ extension PocketSphinxRecognizer {
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
       guard SignalEvidence.measure(Array(audio[stretch])).longestVoiced >= Self.islandVoiced,
-        let command = try scores.decode(audio, stretch, search: Search.direction, on: decoder),
+        let command = try scores.decode(stretch, search: Search.direction, on: decoder),
         let heard = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
-      let other = try scores.decode(audio, stretch, search: Search.garbage, on: decoder)
+      let other = try scores.decode(stretch, search: Search.garbage, on: decoder)
       let margin = other.map { command.score - $0.score } ?? 1e6
       if let other { gap += command.score - other.score }
       var word = WordSegment(word: heard.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)

@@ -47,6 +47,9 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   public var streamingDecoderOptions: [String: String] = ["-maxhmmpf": "1000"]
   /// The grammar's words that are commands.
   public var commandWords: Set<String>
+  /// Cleans steady background noise out of an utterance before the final pass decodes it
+  /// (nil: the decoder hears the audio as it came).
+  public var denoiser: Denoiser? = Denoiser.fromEnvironment()
 
   public init(
     acousticModel: String = Self.defaultModelFolder + "/en-us",

@@ -39,15 +39,17 @@ struct EndpointerTests {
     } else {
       Issue.record("expected a start, got \(decisions[0].1)")
     }
-    // Ends after 30 quiet frames following the tone (which stops at frame 90).
-    #expect(decisions[1].0 == 90 + 29)
+    // Ends after 30 quiet frames following the tone (which stops at frame 90; frame 90
+    // still holds the high-pass filter's ringing).
+    #expect(decisions[1].0 == 91 + 29)
     #expect(decisions[1].1 == .end(cut: false))
   }
 
   @Test("a click shorter than the minimum speech is ignored")
   func clicks() {
     var seed: UInt64 = 2
-    let input = frames("quiet", count: 30, seed: &seed) + frames("tone", count: 2, seed: &seed)
+    // 10 ms of sound, and the filter's ringing in the next frame: 20 ms, under 30.
+    let input = frames("quiet", count: 30, seed: &seed) + frames("tone", count: 1, seed: &seed)
       + frames("quiet", count: 30, seed: &seed)
     var endpointer = Endpointer()
     #expect(input.allSatisfy { endpointer.process($0) == .silence })
@@ -73,5 +75,46 @@ struct EndpointerTests {
     let decisions = input.map { endpointer.process($0) }
     #expect(decisions.firstIndex { if case .start = $0 { true } else { false } } == 2)
     #expect(decisions.contains(.end(cut: false)))
+  }
+
+  /// 10 ms frames of white noise of `noise` amplitude, with a voice-like sound (200 Hz and its
+  /// harmonics, falling 6 dB an octave) of `level` from frame `from` to frame `to`.
+  private func hissy(count: Int, noise: Double, voice level: Double, from: Int, to: Int) -> [[Int16]] {
+    var random = Signal.Random(seed: 9)
+    return (0..<count).map { frame in
+      (0..<160).map { n in
+        let t = Double(frame * 160 + n) / 16000
+        var value = Double.random(in: -noise...noise, using: &random)
+        if frame >= from && frame < to {
+          for harmonic in 1...10 { value += level / Double(harmonic) * sin(2 * .pi * 200 * Double(harmonic) * t) }
+        }
+        return Int16(clamping: Int(value))
+      }
+    }
+  }
+
+  @Test("a voice 12 dB above hiss starts an utterance (pre-emphasis tilted it below the hiss)")
+  func voiceInHiss() {
+    // Hiss of RMS 81 (-52 dBFS, just under the highest starting floor); the voice's RMS 325.
+    let input = hissy(count: 200, noise: 140, voice: 370, from: 100, to: 150)
+    var endpointer = Endpointer()
+    let decisions = input.map { endpointer.process($0) }
+    let start = decisions.firstIndex { if case .start = $0 { true } else { false } }
+    #expect(start.map { $0 >= 100 && $0 < 110 } == true, "started at \(String(describing: start))")
+  }
+
+  @Test("a 50 Hz hum swelling to 20 dB above the room's hiss starts nothing")
+  func humIsNoSpeech() {
+    var random = Signal.Random(seed: 11)
+    let input: [[Int16]] = (0..<300).map { frame in
+      // Hiss of RMS 170 (-46 dBFS) and a hum that swells to RMS 1800 (-25 dBFS) every second.
+      let swell = 200 + 2400 * max(0, sin(2 * .pi * Double(frame) / 100))
+      return (0..<160).map { n in
+        let t = Double(frame * 160 + n) / 16000
+        return Int16(clamping: Int(swell * sin(2 * .pi * 50 * t) + Double.random(in: -300...300, using: &random)))
+      }
+    }
+    var endpointer = Endpointer()
+    #expect(input.allSatisfy { endpointer.process($0) == .silence })
   }
 }
