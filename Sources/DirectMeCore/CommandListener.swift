@@ -1,4 +1,3 @@
-import Foundation
 /// The streaming pipeline from audio to instructions, the same for the microphone and for
 /// files: chunks of audio go in, the endpointer finds utterances, the recognizer decodes
 /// them, the interpreter turns final results into instructions.
@@ -10,8 +9,6 @@ public final class CommandListener {
   public private(set) var endpointer: Endpointer
   /// How often (seconds of audio) to look for a new partial result.
   public var partialInterval: Double
-  /// EXPERIMENT
-  public var earlyConfidence: Double = Double(ProcessInfo.processInfo.environment["DIRECTME_EARLY"] ?? "") ?? 0
 
   /// Samples fed so far.
   public private(set) var samplesFed = 0
@@ -172,10 +169,6 @@ public final class CommandListener {
     let clock = ContinuousClock()
     let interpretStart = clock.now
     var interpretation = interpreter.interpret(result)
-    if isEarly, let sure = interpretation.instructions.firstIndex(where: { ($0.confidence ?? 1) < earlyConfidence }) {
-      // Only what is sure enough to stand whatever follows is acted on before the end.
-      interpretation.instructions.removeSubrange(sure...)
-    }
     let before = interpretation.instructions.count
     interpretation.instructions.removeAll { instruction in
       committed.contains { Self.sameWord($0, instruction) }

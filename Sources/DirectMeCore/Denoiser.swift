@@ -193,14 +193,3 @@ struct FFT {
     }
   }
 }
-
-extension Denoiser {
-  /// EXPERIMENT: DIRECTME_DENOISE="off" or "dynamicRange,steadiness,floor,noiseShare,smoothing,over".
-  public static func fromEnvironment() -> Denoiser? {
-    guard let text = ProcessInfo.processInfo.environment["DIRECTME_DENOISE"] else { return Denoiser() }
-    if text == "off" { return nil }
-    let v = text.split(separator: ",").compactMap { Double($0) }
-    guard v.count == 6 else { return Denoiser() }
-    return Denoiser(dynamicRange: v[0], steadiness: v[1], floor: v[2], noiseShare: v[3], smoothing: v[4], overSubtraction: v[5])
-  }
-}

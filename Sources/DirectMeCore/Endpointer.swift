@@ -15,7 +15,10 @@ public struct EndpointerSettings: Hashable, Sendable {
   public var endSilence: Double
   /// Silence this long may end an utterance early when whoever drives the endpointer knows
   /// that what was said so far is complete (a command word was the last thing heard): the
-  /// listener decides early once `Endpointer.quietDuration` reaches it.
+  /// listener decides early once `Endpointer.quietDuration` reaches it. 150 ms: at 100 ms
+  /// the dip inside a word ("ei-ght", "st-op", "ze-ro") was taken for a pause, and the word's
+  /// first part acted on (dev set: 8.5% of other words moved the ninja, 6.9% at 150 ms, the
+  /// same commands right and sequences unchanged).
   public var quickEndSilence: Double
   /// Audio before the detected start handed to the recognizer with it.
   public var preRoll: Double
@@ -32,7 +35,7 @@ public struct EndpointerSettings: Hashable, Sendable {
   public init(
     sampleRate: Int = 16_000, frameDuration: Double = 0.010, onsetMargin: Double = 10,
     offsetMargin: Double = 6, minimumSpeech: Double = 0.030, endSilence: Double = 0.5,
-    quickEndSilence: Double = 0.1,
+    quickEndSilence: Double = 0.15,
     preRoll: Double = 0.3, maximumUtterance: Double = 10, lowestFloor: Double = -85,
     highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5
   ) {

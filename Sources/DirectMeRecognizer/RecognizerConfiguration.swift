@@ -49,7 +49,7 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   public var commandWords: Set<String>
   /// Cleans steady background noise out of an utterance before the final pass decodes it
   /// (nil: the decoder hears the audio as it came).
-  public var denoiser: Denoiser? = Denoiser.fromEnvironment()
+  public var denoiser: Denoiser? = Denoiser()
 
   public init(
     acousticModel: String = Self.defaultModelFolder + "/en-us",

@@ -50,9 +50,6 @@ public struct AdaptationOptions: Sendable {
   public var extraDictionary: String?
   /// Noise recordings to mix into copies of the recordings (`nil`: clean only).
   public var noiseFolder: String?
-  /// Cleans steady background noise out of each recording and noisy copy before its
-  /// features are taken, as the recognizer's final pass does before decoding (nil: not).
-  public var denoiser: Denoiser? = Denoiser()
   /// The range of signal-to-noise ratios (dB) of the noisy copies.
   public var snr: ClosedRange<Double> = 5...20
   /// Noisy copies per recording.
@@ -81,9 +78,6 @@ public struct AdaptationSummary: Sendable, Codable {
   public var baseModel: String
   public var noise: String?
   public var snr: String?
-  /// Whether the recordings were cleaned of steady noise as the final pass cleans them
-  /// (missing in models adapted before the final pass did).
-  public var denoised: Bool?
 }
 
 /// Progress of a long adaptation: a stage, and how far into it.

@@ -124,6 +124,9 @@ public struct DetectorTuner: Sendable {
     // durations on the recordings as they were made (noisy copies would teach it to take
     // weak evidence from clean audio too).
     let right = samples(single.filter { !$0.isNoise }).filter(\.correct)
+    // The minimum durations keep `keep` of the commands said as they were made, alone and in
+    // the joined sequences (a command in a sequence is said shorter than alone).
+    let rightAsMade = samples(recordings.filter { !$0.isNoise && !$0.isNoisyCopy }).filter(\.correct)
     let all = options.calibrateOnNoisyCopies
       ? samples(single.filter { !$0.isNoise }) : samples(single.filter { !$0.isNoise && !$0.isNoisyCopy })
 
@@ -139,7 +142,7 @@ public struct DetectorTuner: Sendable {
     var calibrations: [String: Detector.Calibration] = [:]
     for word in vocabulary.commands.keys.sorted() {
       let mine = all.filter { $0.word == word }
-      let durations = right.filter { $0.word == word }.map(\.duration)
+      let durations = rightAsMade.filter { $0.word == word }.map(\.duration)
       guard durations.count >= 5 else { continue }
       let minimumDuration = min(Self.quantile(durations, 1 - options.keep), Self.longestMinimumDuration)
       let usable = mine.filter { $0.duration + 1e-9 >= minimumDuration && Self.passes(gate, $0) }

@@ -86,8 +86,7 @@ public struct ModelAdapter: Sendable {
       guard !samples.isEmpty else { throw ToolError("\(item.audio): no audio in the recording") }
       seconds += Double(samples.count) / 16_000
       let id = String(format: "u%06d", index)
-      try AudioFileWriter.write(
-        samples: options.denoiser?.cleaned(samples) ?? samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
+      try AudioFileWriter.write(samples: samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
       utterances.append((id, item.words))
       if !noises.isEmpty {
         for copy in 0..<options.noisyCopies {
@@ -95,8 +94,7 @@ public struct ModelAdapter: Sendable {
           let snr = Double.random(in: options.snr, using: &random)
           let mixed = Signal.mix(samples, noise: noise, snr: snr, offset: Int.random(in: 0..<noise.count, using: &random))
           let noisyID = id + "n\(copy)"
-          try AudioFileWriter.write(
-            samples: options.denoiser?.cleaned(mixed) ?? mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
+          try AudioFileWriter.write(samples: mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
           utterances.append((noisyID, item.words))
         }
       }
@@ -210,8 +208,7 @@ public struct ModelAdapter: Sendable {
     let summary = AdaptationSummary(
       method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
       seconds: seconds, baseModel: base, noise: options.noiseFolder,
-      snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))",
-      denoised: options.denoiser != nil)
+      snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(summary).write(to: staging.appendingPathComponent("adaptation.json"))
