@@ -68,7 +68,7 @@ struct LiveBench: ParsableCommand {
       emit("1. Latency, end of the spoken command to the instruction (stream time), \(recordings.count) sequences of 2-4 commands, 200-400 ms pauses")
       emit(row("end-of-speech rule", "p50", "p95", "<= 250 ms", "commands acted on", "sequences exact", "extra"))
       let rules: [(String, EndpointerSettings)] = [
-        ("DirectMe (acts 0.1 s after a command; ends at 0.5 s)", EndpointerSettings()),
+        ("DirectMe (acts \(EndpointerSettings().quickEndSilence) s after a command; ends at 0.5 s)", EndpointerSettings()),
         ("v1 baseline (acts at the end: 0.5 s of silence)", EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.5)),
       ]
       for (name, settings) in rules {
