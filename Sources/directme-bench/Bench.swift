@@ -71,6 +71,11 @@ struct AccuracyBench: ParsableCommand {
       try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
       let builder = CorpusBuilder(cache: cache) { warn("bench: \($0)") }
       let items = try corpus(builder)
+      // The baseline's and the previous build's results are matched to items by id.
+      let repeated = Dictionary(grouping: items, by: \.id).filter { $0.value.count > 1 }.keys.sorted()
+      guard repeated.isEmpty else {
+        throw Failure("bench: \(repeated.count) item ids are not unique (e.g. \(repeated[0])); results would be mixed up")
+      }
       warn("bench: \(items.count) items")
 
       // The baseline runs on a thread of its own while DirectMe decodes on this one.
@@ -149,7 +154,8 @@ struct AccuracyBench: ParsableCommand {
       if quick { checking = checking.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
       let trainItems = try checking.map {
         BenchItem(
-          id: "train/" + ($0.path as NSString).lastPathComponent, condition: CorpusBuilder.trainChecking,
+          // The word's folder too: one speaker's "up" and "right" can share a file name.
+          id: "train/" + $0.path.split(separator: "/").suffix(2).joined(separator: "/"), condition: CorpusBuilder.trainChecking,
           expected: $0.expected, samples: try Tools.samples($0.path))
       }
       if includes(.train) { items += trainItems }
