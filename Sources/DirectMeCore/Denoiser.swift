@@ -56,9 +56,7 @@ public struct Denoiser: Hashable, Sendable {
     let energies = Signal.frameEnergies(samples, floor: 1e-2, wholeFrames: true)
     guard energies.count >= 10 else { return false }
     let sorted = energies.sorted()
-    let loud = sorted[min(sorted.count - 1, sorted.count * 95 / 100)]
-    let quiet = sorted[sorted.count / 10]
-    guard loud - quiet < dynamicRange else { return false }
+    guard SignalEvidence.dynamicRange(sortedEnergies: sorted) < dynamicRange else { return false }
     let quietest = sorted.prefix(max(3, sorted.count / 3))
     let mean = quietest.reduce(0, +) / Double(quietest.count)
     let variance = quietest.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(quietest.count)
@@ -100,7 +98,8 @@ public struct Denoiser: Hashable, Sendable {
       powers.append((0..<bins).map { re[$0] * re[$0] + im[$0] * im[$0] })
     }
     // The noise: the mean spectrum of the quietest frames.
-    let order = (0..<frames).sorted { powers[$0].reduce(0, +) < powers[$1].reduce(0, +) }
+    let totals = powers.map { $0.reduce(0, +) }
+    let order = (0..<frames).sorted { totals[$0] < totals[$1] }
     let quiet = order.prefix(max(1, Int(Double(frames) * noiseShare)))
     var noise = [Double](repeating: 0, count: bins)
     for frame in quiet {

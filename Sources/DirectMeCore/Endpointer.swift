@@ -96,7 +96,7 @@ public struct Endpointer: Sendable {
   /// own harmonics still count: in hiss (a running tap, a fan) the pre-emphasis used before
   /// tilted the voice 15 dB below the hiss, and 6% of commands at 5 dB SNR started no
   /// utterance at all. The filter runs on across frames, so a step between frames is no click.
-  public mutating func energy(of frame: [Int16]) -> Double {
+  private mutating func energy(of frame: [Int16]) -> Double {
     guard !frame.isEmpty else { return -100 }
     var sum = 0.0
     for sample in frame {
@@ -190,7 +190,7 @@ public struct Endpointer: Sendable {
 
 /// A second-order IIR filter section (direct form I), with its state.
 struct Biquad: Sendable {
-  var b0, b1, b2, a1, a2: Double
+  let b0, b1, b2, a1, a2: Double
   private var x1 = 0.0, x2 = 0.0, y1 = 0.0, y2 = 0.0
 
   init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {

@@ -26,12 +26,17 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     guard frames >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
     // Energies of the full-band frames, dBFS.
     let sorted = Signal.frameEnergies(samples, length: hop, floor: 1e-2, wholeFrames: true).sorted()
-    let background = sorted[frames / 10]
-    let loud = sorted[min(frames - 1, frames * 95 / 100)]
     let periods = Self.pitchPeriods(samples, sampleRate: sampleRate, frames: frames)
     return SignalEvidence(
       voiced: Double(periods.count { $0 > 0 }) / 100, longestVoiced: longestVoicedRun(periods, in: 0..<frames),
-      dynamicRange: loud - background)
+      dynamicRange: dynamicRange(sortedEnergies: sorted))
+  }
+
+  /// How far (dB) the loud part of frame energies sorted quietest first (the 95th
+  /// percentile) stands above the background (the 10th).
+  public static func dynamicRange(sortedEnergies sorted: [Double]) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, sorted.count * 95 / 100)] - sorted[sorted.count / 10]
   }
 
   /// The pitch periods of 16 kHz mono samples, one per 10 ms frame (0: not voiced).
