@@ -222,4 +222,14 @@ public struct EnrollmentScore: Hashable, Sendable {
   /// Recordings handled wrongly: commands not exactly right, other speech that moved the ninja.
   public var errors: Int { commands - right + falseAlarms }
   public var total: Int { commands + others }
+
+  /// Two scores together, as one set of recordings.
+  public static func + (lhs: Self, rhs: Self) -> Self {
+    var sum = lhs
+    sum.right += rhs.right
+    sum.commands += rhs.commands
+    sum.falseAlarms += rhs.falseAlarms
+    sum.others += rhs.others
+    return sum
+  }
 }

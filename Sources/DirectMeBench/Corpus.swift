@@ -273,7 +273,7 @@ public struct CorpusBuilder {
         if let pitch = voice.pitch { arguments += ["-p", String(pitch)] }
         try Tools.run(arguments + [text])
       }
-      try Tools.run(["sox", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path, "pad", "0.3", "0.3"])
+      try Tools.run(["sox", "-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path, "pad", "0.3", "0.3"])
       try? FileManager.default.removeItem(at: raw)
     }
     return try Tools.samples(file.path)

@@ -51,6 +51,35 @@ extension CorpusBuilder {
   }
 }
 
+extension TimedRecording {
+  /// `count` recordings of 2-4 real people's command words: clips (one direction each) trimmed
+  /// to their speech and joined with `pause` seconds of room tone, each word's time known.
+  public static func sequences(
+    of clips: [(id: String, direction: Direction, samples: [Int16])], count: Int, pause: ClosedRange<Double>, seed: UInt64 = 13
+  ) -> [TimedRecording] {
+    guard !clips.isEmpty else { return [] }
+    var random = Signal.Random(seed: seed)
+    return (0..<count).map { index in
+      let length = Int.random(in: 2...4, using: &random)
+      var samples = Signal.roomTone(0.5, random: &random)
+      var words: [Word] = []
+      var ids: [String] = []
+      for part in 0..<length {
+        if part > 0 { samples += Signal.roomTone(Double.random(in: pause, using: &random), random: &random) }
+        let clip = clips[Int.random(in: 0..<clips.count, using: &random)]
+        let spoken = Signal.trimmed(clip.samples, margin: 0)
+        let (first, last) = Signal.speechSpan(spoken)
+        let offset = Double(samples.count) / Double(Signal.rate)
+        samples += spoken
+        words.append(Word(direction: clip.direction, start: offset + first, end: offset + last))
+        ids.append(clip.id)
+      }
+      samples += Signal.roomTone(1.0, random: &random)
+      return TimedRecording(id: "sequence \(index + 1) (\(ids.joined(separator: "+")))", samples: samples, words: words)
+    }
+  }
+}
+
 extension Signal {
   /// Quiet white noise, as of a room (-70 dBFS).
   public static func roomTone(_ seconds: Double, random: inout Random) -> [Int16] {

@@ -5,6 +5,7 @@ import DirectMeBench
 import DirectMeCommandLine
 import DirectMeCore
 import DirectMeRecognizer
+import DirectMeTraining
 import Foundation
 
 struct LiveBench: ParsableCommand {
@@ -13,7 +14,8 @@ struct LiveBench: ParsableCommand {
     abstract: "Reaction time, decode speed and the cost of listening, beside baselines from the same run.",
     discussion: """
       1. Latency in stream time, from the end of each spoken command to the instruction, on \
-      sequences of 2-4 commands (four flite voices) with 200-400 ms pauses, beside the v1 \
+      sequences of 2-4 commands with 200-400 ms pauses (real people: the training set's \
+      checking speakers, when --train names it; and four flite voices), beside the v1 \
       end-of-speech rule (0.5 s of silence). 2. Decode speed: `directme replay` of one long \
       recording beside `pocketsphinx_continuous -infile` with the same grammar and with a \
       four-word grammar. 3. Live, through a private PulseAudio daemon whose virtual \
@@ -26,10 +28,13 @@ struct LiveBench: ParsableCommand {
   @Option(help: ArgumentHelp("Where to write live.txt and the long recording.", valueName: "folder"))
   var out: String = "bench-out"
 
-  @Option(help: "Sequences for the stream-time latency.")
+  @Option(help: "Sequences for the stream-time latency (of real people, and of synthetic voices).")
   var sequences: Int = 60
 
-  @Option(help: "Minutes of audio in the long recording.")
+  @Option(help: ArgumentHelp("The training set: its checking speakers' command clips make the real people's sequences (skipped with a note when absent).", valueName: "folder"))
+  var train: String = Resources.path("../shared/data/speech-commands-train")
+
+  @Option(help: "Minutes of audio in the long recording (0: skip the decode-speed part).")
   var longMinutes: Double = 5
 
   @Option(help: "Commands played into the virtual microphone for the end-to-end latency.")
@@ -62,65 +67,85 @@ struct LiveBench: ParsableCommand {
 
       // 1. Stream-time latency.
       warn("bench: making \(sequences) sequences")
-      let recordings = try builder.timedSequences(count: sequences, pause: 0.2...0.4)
+      var corpora: [(String, [TimedRecording])] = []
+      if FileManager.default.fileExists(atPath: URL(fileURLWithPath: train).appendingPathComponent("manifest.tsv").path) {
+        let clips = try TrainingSet.read(URL(fileURLWithPath: train), part: .checking)
+          .filter { $0.expected.count == 1 }.sorted { $0.path < $1.path }
+          .map { (id: ($0.path as NSString).lastPathComponent, direction: $0.expected[0], samples: try Tools.samples($0.path)) }
+        corpora.append(("real people (\(clips.count) command clips of the training set's checking speakers)", TimedRecording.sequences(of: clips, count: sequences, pause: 0.2...0.4)))
+      } else {
+        emit("(real people skipped: no training set at \(train); --train names it)")
+      }
+      corpora.append(("synthetic voices (flite slt, rms, awb, kal16)", try builder.timedSequences(count: sequences, pause: 0.2...0.4)))
       let recognizer = try self.recognizer.makeRecognizer()
       let interpreter = try self.recognizer.makeInterpreter()
-      emit("1. Latency, end of the spoken command to the instruction (stream time), \(recordings.count) sequences of 2-4 commands, 200-400 ms pauses")
-      emit(row("end-of-speech rule", "p50", "p95", "<= 250 ms", "commands acted on", "sequences exact", "extra"))
+      emit("1. Latency, end of the spoken command to the instruction (stream time), sequences of 2-4 commands, 200-400 ms pauses")
       let rules: [(String, EndpointerSettings)] = [
         ("DirectMe (acts \(EndpointerSettings().quickEndSilence) s after a command; ends at 0.5 s)", EndpointerSettings()),
         ("v1 baseline (acts at the end: 0.5 s of silence)", EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.5)),
       ]
-      for (name, settings) in rules {
-        var measurement = LatencyMeasurement()
-        for recording in recordings {
-          recognizer.resetAdaptation()
-          let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: settings)
-          let result = try listener.run(samples: recording.samples)
-          measurement.add(recording, utterances: result.utterances)
-          // DIRECTME_BENCH_DEBUG=1 keeps each sequence that came out wrong, for listening.
-          if ProcessInfo.processInfo.environment["DIRECTME_BENCH_DEBUG"] != nil {
-            let got = result.directions.map(\.rawValue).joined(separator: " ")
-            let want = recording.expected.map(\.rawValue).joined(separator: " ")
-            if got != want {
-              let misses = outFolder.appendingPathComponent("misses")
-              try FileManager.default.createDirectory(at: misses, withIntermediateDirectories: true)
-              let file = misses.appendingPathComponent("sequence-\(recording.id.split(separator: " ")[1]).wav").path
-              try Tools.write(recording.samples, to: file)
-              warn("\(name.prefix(8)) \(file): want [\(want)] got [\(got)]")
+      for (corpus, recordings) in corpora {
+        emit("\(recordings.count) sequences, \(corpus):")
+        emit(row("end-of-speech rule", "p50", "p95", "<= 250 ms", "commands acted on", "sequences exact", "extra"))
+        for (name, settings) in rules {
+          var measurement = LatencyMeasurement()
+          for recording in recordings {
+            recognizer.resetAdaptation()
+            let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: settings)
+            let result = try listener.run(samples: recording.samples)
+            measurement.add(recording, utterances: result.utterances)
+            // DIRECTME_BENCH_DEBUG=1 keeps each sequence that came out wrong, for listening.
+            if ProcessInfo.processInfo.environment["DIRECTME_BENCH_DEBUG"] != nil {
+              let got = result.directions.map(\.rawValue).joined(separator: " ")
+              let want = recording.expected.map(\.rawValue).joined(separator: " ")
+              if got != want {
+                let misses = outFolder.appendingPathComponent("misses")
+                try FileManager.default.createDirectory(at: misses, withIntermediateDirectories: true)
+                let file = misses.appendingPathComponent("\(corpora.firstIndex { $0.0 == corpus } ?? 0)-sequence-\(recording.id.split(separator: " ")[1]).wav").path
+                try Tools.write(recording.samples, to: file)
+                warn("\(name.prefix(8)) \(file): want [\(want)] got [\(got)]")
+              }
+            }
+            if ProcessInfo.processInfo.environment["DIRECTME_BENCH_LATENCIES"] != nil {
+              warn("latency \(recording.id): \(result.utterances.map { "\($0.emittedAt)" }.joined(separator: " ")) words end \(recording.words.map { "\($0.end)" }.joined(separator: " "))")
             }
           }
+          emit(
+            row(
+              name, milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.5)),
+              milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.95)),
+              String(format: "%.0f%%", 100 * Double(measurement.latencies.filter { $0 <= 0.25 }.count) / Double(max(1, measurement.latencies.count))),
+              "\(measurement.latencies.count)/\(measurement.expectedWords)",
+              "\(measurement.exactSequences)/\(measurement.sequences)", "\(measurement.extraInstructions)"))
         }
-        emit(
-          row(
-            name, milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.5)),
-            milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.95)),
-            String(format: "%.0f%%", 100 * Double(measurement.latencies.filter { $0 <= 0.25 }.count) / Double(max(1, measurement.latencies.count))),
-            "\(measurement.latencies.count)/\(measurement.expectedWords)",
-            "\(measurement.exactSequences)/\(measurement.sequences)", "\(measurement.extraInstructions)"))
       }
       emit("")
 
       // 2. Decode speed on one long recording.
-      let long = try longRecording(builder: builder, folder: outFolder)
-      emit("2. Decode speed: one recording of \(String(format: "%.1f", long.seconds / 60)) min (\(long.path))")
-      emit(row("program", "seconds", "x real time", "vs stock, same grammar"))
-      let grammar = self.recognizer.grammar ?? Resources.defaultGrammar
-      let stockSame = try timed([
-        "pocketsphinx_continuous", "-infile", long.path, "-jsgf", grammar, "-dict", self.recognizer.dict,
-        "-hmm", self.recognizer.modelFolder,
-      ])
-      let fourWords = cache.appendingPathComponent("four-directions.gram")
-      try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
-        .write(to: fourWords, atomically: true, encoding: .utf8)
-      let stockFour = try timed([
-        "pocketsphinx_continuous", "-infile", long.path, "-jsgf", fourWords.path, "-hmm", self.recognizer.modelFolder,
-      ])
-      let mine = try timed([Self.executable, "replay", "--json", long.path] + recognizerArguments)
-      emit(row("directme replay", String(format: "%.2f", mine), String(format: "%.0f", long.seconds / mine), String(format: "%.2fx the time", mine / stockSame)))
-      emit(row("pocketsphinx_continuous, directme.gram", String(format: "%.2f", stockSame), String(format: "%.0f", long.seconds / stockSame), "1.00x"))
-      emit(row("pocketsphinx_continuous, four words", String(format: "%.2f", stockFour), String(format: "%.0f", long.seconds / stockFour), "-"))
-      emit("")
+      if longMinutes <= 0 {
+        emit("2. Decode speed: skipped (--long-minutes 0)")
+        emit("")
+      } else {
+        let long = try longRecording(builder: builder, folder: outFolder)
+        emit("2. Decode speed: one recording of \(String(format: "%.1f", long.seconds / 60)) min (\(long.path))")
+        emit(row("program", "seconds", "x real time", "vs stock, same grammar"))
+        let grammar = self.recognizer.grammar ?? Resources.defaultGrammar
+        let stockSame = try timed([
+          "pocketsphinx_continuous", "-infile", long.path, "-jsgf", grammar, "-dict", self.recognizer.dict,
+          "-hmm", self.recognizer.modelFolder,
+        ])
+        let fourWords = cache.appendingPathComponent("four-directions.gram")
+        try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
+          .write(to: fourWords, atomically: true, encoding: .utf8)
+        let stockFour = try timed([
+          "pocketsphinx_continuous", "-infile", long.path, "-jsgf", fourWords.path, "-hmm", self.recognizer.modelFolder,
+        ])
+        let mine = try timed([Self.executable, "replay", "--json", long.path] + recognizerArguments)
+        emit(row("directme replay", String(format: "%.2f", mine), String(format: "%.0f", long.seconds / mine), String(format: "%.2fx the time", mine / stockSame)))
+        emit(row("pocketsphinx_continuous, directme.gram", String(format: "%.2f", stockSame), String(format: "%.0f", long.seconds / stockSame), "1.00x"))
+        emit(row("pocketsphinx_continuous, four words", String(format: "%.2f", stockFour), String(format: "%.0f", long.seconds / stockFour), "-"))
+        emit("")
+      }
 
       // 3. Live.
       if noLive {

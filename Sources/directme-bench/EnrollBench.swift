@@ -15,7 +15,9 @@ struct EnrollBench: ParsableCommand {
       The enrollment takes vary in tempo and pitch (sox), as a person's takes do; the test \
       recordings use other variations, other carrier phrases and other non-command phrases. \
       Before: DirectMe's shipped model; after: the personal model. Other voices show what the \
-      personal model does to people it was not made for.
+      personal model does to people it was not made for: the other synthetic voices, and real \
+      people (a sample of the training set's checking speakers, held out of DirectMe's own \
+      adaptation and tuning) when --train names the set.
       """
   )
 
@@ -27,6 +29,12 @@ struct EnrollBench: ParsableCommand {
 
   @Option(help: ArgumentHelp("Where to write the recordings, the model and enroll.txt.", valueName: "folder"))
   var out: String = "bench-out/enroll"
+
+  @Option(help: ArgumentHelp("The training set: a sample of its checking speakers are the real people scored before and after (skipped with a note when absent).", valueName: "folder"))
+  var train: String = Resources.path("../shared/data/speech-commands-train")
+
+  @Option(help: ArgumentHelp("How many real people's clips to score (every n-th checking clip, about half commands).", valueName: "count"))
+  var people: Int = 240
 
   @OptionGroup(title: "Recognizer")
   var recognizer: RecognizerOptions
@@ -65,7 +73,7 @@ struct EnrollBench: ParsableCommand {
         let plain = folder.appendingPathComponent(name + ".plain.wav").path
         let path = folder.appendingPathComponent(name + ".wav").path
         try Tools.write(try builder.speak(text, voice: voice), to: plain)
-        try Tools.run(["sox", "-D", plain, path, "tempo", String(variation.0), "pitch", String(variation.1)])
+        try Tools.run(["sox", "-R", "-D", plain, path, "tempo", String(variation.0), "pitch", String(variation.1)])
         try? FileManager.default.removeItem(atPath: plain)
         return path
       }
@@ -114,30 +122,55 @@ struct EnrollBench: ParsableCommand {
       let voices = [enrolled] + otherVoices
       let tests = try voices.enumerated().map { try testSet($0.element, index: $0.offset) }
 
+      // Real people: every n-th clip of the checking speakers, commands and other words apart.
+      var rows = voices.enumerated().map { ($0.offset == 0 ? "* " : "  ") + $0.element.label }
+      var testSets = tests
+      var notes: [String] = []
+      if FileManager.default.fileExists(atPath: URL(fileURLWithPath: train).appendingPathComponent("manifest.tsv").path) {
+        let checking = try TrainingSet.read(URL(fileURLWithPath: train), part: .checking).sorted { $0.path < $1.path }
+        let commands = checking.filter { !$0.expected.isEmpty }
+        let otherSpeech = checking.filter(\.expected.isEmpty)
+        func sample(_ clips: [LabelledAudio], _ count: Int) -> [LabelledAudio] {
+          guard count > 0, !clips.isEmpty else { return [] }
+          let step = max(1, clips.count / count)
+          return Array(stride(from: 0, to: clips.count, by: step).prefix(count).map { clips[$0] })
+        }
+        let people = sample(commands, self.people / 2) + sample(otherSpeech, self.people - self.people / 2)
+        rows.append("  real people (\(Set(people.map(\.speaker)).count))")
+        testSets.append(people)
+      } else {
+        notes.append("real people: skipped (no training set at \(train); --train names it)")
+      }
+
       warn("bench: scoring with \(base)")
-      let before = try tests.map { try PersonalizeJob.score(model: base, dictionary: dictionary, grammar: grammar, recordings: $0) }
+      let before = try testSets.map { try PersonalizeJob.score(model: base, dictionary: dictionary, grammar: grammar, recordings: $0) }
       let personal = outURL.appendingPathComponent("personal-model").path
       try PersonalizeJob(
         labels: labelsPath, base: base, dictionary: dictionary, grammar: grammar, out: personal, tune: false, save: false
       ).run()
       warn("bench: scoring with the personal model")
-      let after = try tests.map { try PersonalizeJob.score(model: personal, dictionary: dictionary, grammar: grammar, recordings: $0) }
+      let after = try testSets.map { try PersonalizeJob.score(model: personal, dictionary: dictionary, grammar: grammar, recordings: $0) }
 
       var report = ["DirectMe enrollment benchmark: \(voice) enrolled (\(plan.prompts.count) prompts), base \(base)", ""]
       func percent(_ part: Int, _ whole: Int) -> String { whole == 0 ? "-" : String(format: "%.1f%%", 100 * Double(part) / Double(whole)) }
-      report.append("voice                     before: right / FA / errors      after: right / FA / errors     errors")
-      for (index, voice) in voices.enumerated() {
-        let (b, a) = (before[index], after[index])
+      report.append("voice                     before: right / FA / errors      after: right / FA / errors     errors  accuracy")
+      /// One row: right, false alarms and errors before and after, the change in errors and
+      /// the change in accuracy (1 - errors / items) in points.
+      func row(_ name: String, _ b: EnrollmentScore, _ a: EnrollmentScore) -> String {
         let change = b.errors == 0 ? "-" : String(format: "%+.0f%%", 100 * Double(a.errors - b.errors) / Double(b.errors))
-        let name = (index == 0 ? "* " : "  ") + voice.label
-        report.append(
-          name.padding(toLength: 26, withPad: " ", startingAt: 0)
-            + "\(percent(b.right, b.commands)) / \(percent(b.falseAlarms, b.others)) / \(b.errors) of \(b.total)".padding(toLength: 33, withPad: " ", startingAt: 0)
-            + "\(percent(a.right, a.commands)) / \(percent(a.falseAlarms, a.others)) / \(a.errors) of \(a.total)".padding(toLength: 31, withPad: " ", startingAt: 0)
-            + change)
+        let points = b.total == 0 ? "-" : String(format: "%+.1f pt", 100 * Double(b.errors - a.errors) / Double(b.total))
+        return name.padding(toLength: 26, withPad: " ", startingAt: 0)
+          + "\(percent(b.right, b.commands)) / \(percent(b.falseAlarms, b.others)) / \(b.errors) of \(b.total)".padding(toLength: 33, withPad: " ", startingAt: 0)
+          + "\(percent(a.right, a.commands)) / \(percent(a.falseAlarms, a.others)) / \(a.errors) of \(a.total)".padding(toLength: 31, withPad: " ", startingAt: 0)
+          + change.padding(toLength: 8, withPad: " ", startingAt: 0) + points
+      }
+      for (index, name) in rows.enumerated() { report.append(row(name, before[index], after[index])) }
+      if rows.count > 2 {
+        report.append(row("  all others", before.dropFirst().reduce(EnrollmentScore(), +), after.dropFirst().reduce(EnrollmentScore(), +)))
       }
       report.append("")
       report.append("* enrolled. Target: at least a third fewer errors for the enrolled voice; others no more than 1 point worse.")
+      report += notes
       let text = report.joined(separator: "\n")
       print(text)
       try text.write(to: outURL.appendingPathComponent("enroll.txt"), atomically: true, encoding: .utf8)

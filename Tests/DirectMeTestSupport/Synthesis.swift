@@ -137,7 +137,7 @@ public enum TestSupport {
     let joined = url.deletingPathExtension().appendingPathExtension("joined.wav")
     defer { try? FileManager.default.removeItem(at: joined) }
     try concatenate(parts, gaps: Array(repeating: pause, count: parts.count - 1), to: joined)
-    let padded = try run(["sox", joined.path, url.path, "pad", String(pad), String(pad)])
+    let padded = try run(["sox", "-R", joined.path, url.path, "pad", String(pad), String(pad)])
     guard padded.status == 0 else { throw SynthesisError(message: "sox failed: \(padded.stderr)") }
   }
 
@@ -155,7 +155,7 @@ public enum TestSupport {
     }
     guard made.status == 0 else { throw SynthesisError(message: "\(voice) failed: \(made.stderr)") }
     let converted = try run([
-      "sox", raw.path, "-r", "16000", "-c", "1", "-b", "16", url.path, "pad", String(pad), String(pad),
+      "sox", "-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", url.path, "pad", String(pad), String(pad),
     ])
     guard converted.status == 0 else { throw SynthesisError(message: "sox failed: \(converted.stderr)") }
   }
@@ -163,7 +163,7 @@ public enum TestSupport {
   /// Joins WAV files with silences between them (seconds), into `url`.
   public static func concatenate(_ parts: [URL], gaps: [Double], to url: URL) throws {
     precondition(gaps.count == parts.count - 1, "one gap between each pair of parts")
-    var arguments = ["sox"]
+    var arguments = ["sox", "-R"]
     let folder = url.deletingLastPathComponent()
     var silences: [URL] = []
     defer { silences.forEach { try? FileManager.default.removeItem(at: $0) } }
