@@ -52,8 +52,8 @@ extension CorpusBuilder {
 }
 
 extension TimedRecording {
-  /// `count` recordings of 2-4 real people's command words: clips (one direction each) trimmed
-  /// to their speech and joined with `pause` seconds of room tone, each word's time known.
+  /// `count` recordings of 2-4 real people's command words: clips (one direction each) cut to
+  /// the word and laid over room tone with `pause` seconds between them, each word's time known.
   public static func sequences(
     of clips: [(id: String, direction: Direction, samples: [Int16])], count: Int, pause: ClosedRange<Double>, seed: UInt64 = 13
   ) -> [TimedRecording] {
@@ -67,11 +67,21 @@ extension TimedRecording {
       for part in 0..<length {
         if part > 0 { samples += Signal.roomTone(Double.random(in: pause, using: &random), random: &random) }
         let clip = clips[Int.random(in: 0..<clips.count, using: &random)]
-        let spoken = Signal.trimmed(clip.samples, margin: 0)
-        let (first, last) = Signal.speechSpan(spoken)
+        // The word itself, 50 ms either side: a click or a breath elsewhere in the clip would
+        // otherwise be taken for the word's end (and for speech going on after it).
+        let (first, last) = Signal.wordFrames(clip.samples)
+        let start = max(0, first * 160 - 800)
+        let end = min(clip.samples.count, (last + 1) * 160 + 800)
+        // Faded in and out over the room tone, so that no quieter-than-the-room gap is made.
+        let spoken = Signal.faded(Array(clip.samples[start..<end]), seconds: 0.01)
         let offset = Double(samples.count) / Double(Signal.rate)
-        samples += spoken
-        words.append(Word(direction: clip.direction, start: offset + first, end: offset + last))
+        samples += zip(spoken, Signal.roomTone(Double(spoken.count) / Double(Signal.rate), random: &random)).map {
+          Int16(clamping: Int($0) + Int($1))
+        }
+        words.append(
+          Word(
+            direction: clip.direction, start: offset + Double(first * 160 - start) / Double(Signal.rate),
+            end: offset + Double((last + 1) * 160 - start) / Double(Signal.rate)))
         ids.append(clip.id)
       }
       samples += Signal.roomTone(1.0, random: &random)
@@ -84,6 +94,43 @@ extension Signal {
   /// Quiet white noise, as of a room (-70 dBFS).
   public static func roomTone(_ seconds: Double, random: inout Random) -> [Int16] {
     whiteNoise(seconds, level: -70, random: &random)
+  }
+
+  /// The frames (first, last) of the word in a one-word clip: the run of frames within 25 dB
+  /// of the loudest that holds the loudest, gaps of up to 150 ms bridged (a stop's closure),
+  /// so that a click or a breath apart from the word is not part of it.
+  public static func wordFrames(_ samples: [Int16]) -> (first: Int, last: Int) {
+    let energies = frameEnergies(samples)
+    guard let peak = energies.max(), let loudest = energies.firstIndex(of: peak) else { return (0, 0) }
+    let loud = energies.map { $0 >= peak - 25 }
+    var first = loudest
+    var last = loudest
+    var gap = 0
+    var index = loudest
+    while index + 1 < loud.count {
+      index += 1
+      if loud[index] { last = index; gap = 0 } else { gap += 1; if gap > 15 { break } }
+    }
+    gap = 0
+    index = loudest
+    while index > 0 {
+      index -= 1
+      if loud[index] { first = index; gap = 0 } else { gap += 1; if gap > 15 { break } }
+    }
+    return (first, last)
+  }
+
+  /// `samples` faded in and out linearly over `seconds` at each end.
+  public static func faded(_ samples: [Int16], seconds: Double) -> [Int16] {
+    var result = samples
+    let length = min(samples.count / 2, Int(seconds * Double(rate)))
+    guard length > 0 else { return result }
+    for index in 0..<length {
+      let gain = Double(index) / Double(length)
+      result[index] = Int16(Double(result[index]) * gain)
+      result[result.count - 1 - index] = Int16(Double(result[result.count - 1 - index]) * gain)
+    }
+    return result
   }
 
   /// Seconds from the start of `samples` to its first and past its last frame within 35 dB
