@@ -20,6 +20,10 @@ public struct EndpointerSettings: Hashable, Sendable {
   /// first part acted on (dev set: 8.5% of other words moved the ninja, 6.9% at 150 ms, the
   /// same commands right and sequences unchanged).
   public var quickEndSilence: Double
+  /// For that early decision a frame also counts as quiet when it is this far (dB) below the
+  /// utterance's loudest frame: a word's faint tail and the room's own noise under it are a
+  /// pause to a listener, though still above the noise floor's margin.
+  public var pauseDepth: Double
   /// Audio before the detected start handed to the recognizer with it.
   public var preRoll: Double
   /// An utterance is cut here, whatever the energy says (a fan, a running tap).
@@ -35,7 +39,7 @@ public struct EndpointerSettings: Hashable, Sendable {
   public init(
     sampleRate: Int = 16_000, frameDuration: Double = 0.010, onsetMargin: Double = 10,
     offsetMargin: Double = 6, minimumSpeech: Double = 0.030, endSilence: Double = 0.5,
-    quickEndSilence: Double = 0.15,
+    quickEndSilence: Double = 0.15, pauseDepth: Double = 30,
     preRoll: Double = 0.3, maximumUtterance: Double = 10, lowestFloor: Double = -85,
     highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5
   ) {
@@ -46,6 +50,7 @@ public struct EndpointerSettings: Hashable, Sendable {
     self.minimumSpeech = minimumSpeech
     self.endSilence = endSilence
     self.quickEndSilence = quickEndSilence
+    self.pauseDepth = pauseDepth
     self.preRoll = preRoll
     self.maximumUtterance = maximumUtterance
     self.lowestFloor = lowestFloor
@@ -84,6 +89,9 @@ public struct Endpointer: Sendable {
   private var highPass: (Biquad, Biquad)
   private var loudRun = 0
   private var quietRun = 0
+  /// Frames in a row quiet enough for the early decision, and the utterance's loudest frame.
+  private var pauseRun = 0
+  private var peak = -100.0
   private var utteranceFrames = 0
 
   public init(settings: EndpointerSettings = .init()) {
@@ -124,6 +132,8 @@ public struct Endpointer: Sendable {
       guard loudRun >= settings.frames(settings.minimumSpeech) else { return .silence }
       inSpeech = true
       quietRun = 0
+      pauseRun = 0
+      peak = energy
       utteranceFrames = loudRun
       loudRun = 0
       let preRoll = history.suffix(settings.frames(settings.preRoll) + settings.frames(settings.minimumSpeech))
@@ -132,10 +142,16 @@ public struct Endpointer: Sendable {
     }
 
     utteranceFrames += 1
+    peak = max(peak, energy)
     if energy < floor + settings.offsetMargin {
       quietRun += 1
     } else {
       quietRun = 0
+    }
+    if energy < max(floor + settings.offsetMargin, peak - settings.pauseDepth) {
+      pauseRun += 1
+    } else {
+      pauseRun = 0
     }
     if quietRun >= settings.frames(settings.endSilence) {
       inSpeech = false
@@ -153,7 +169,8 @@ public struct Endpointer: Sendable {
   }
 
   /// How long the utterance under way has been quiet, in seconds (0 outside an utterance).
-  public var quietDuration: Double { inSpeech ? Double(quietRun) * settings.frameDuration : 0 }
+  /// Quiet here is below the floor's margin or `pauseDepth` below the utterance's loudest frame.
+  public var quietDuration: Double { inSpeech ? Double(pauseRun) * settings.frameDuration : 0 }
 
   private static func highPass(sampleRate: Int) -> (Biquad, Biquad) {
     let section = Biquad.highPass(cutoff: 150, sampleRate: Double(sampleRate))
@@ -165,6 +182,7 @@ public struct Endpointer: Sendable {
     inSpeech = false
     loudRun = 0
     quietRun = 0
+    pauseRun = 0
     utteranceFrames = 0
     history.removeAll()
     highPass = Self.highPass(sampleRate: settings.sampleRate)

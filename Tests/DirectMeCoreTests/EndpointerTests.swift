@@ -117,4 +117,32 @@ struct EndpointerTests {
     var endpointer = Endpointer()
     #expect(input.allSatisfy { endpointer.process($0) == .silence })
   }
+
+  @Test("a faint tail 30 dB under the word is a pause for the early decision, not the end of the utterance")
+  func faintTailIsAPause() {
+    var seed: UInt64 = 5
+    // A loud tone, then the same tone 36 dB down (well above the floor's 6 dB margin), then quiet.
+    let input = frames("quiet", count: 30, seed: &seed) + frames("tone", count: 30, seed: &seed)
+      + frames("tone", count: 60, amplitude: 125, seed: &seed) + frames("quiet", count: 60, seed: &seed)
+    var endpointer = Endpointer()
+    var pauseDuringTail = 0.0
+    var endedDuringTail = false
+    for (index, frame) in input.enumerated() {
+      let decision = endpointer.process(frame)
+      if index >= 60 && index < 120 {
+        pauseDuringTail = max(pauseDuringTail, endpointer.quietDuration)
+        if case .end = decision { endedDuringTail = true }
+      }
+    }
+    #expect(pauseDuringTail >= 0.5, "the tail counted as a pause for \(pauseDuringTail) s")
+    #expect(!endedDuringTail)
+    // With the depth set past the tail, the tail is speech going on.
+    var deep = Endpointer(settings: EndpointerSettings(pauseDepth: 60))
+    var deepPause = 0.0
+    for (index, frame) in input.enumerated() {
+      _ = deep.process(frame)
+      if index >= 62 && index < 120 { deepPause = max(deepPause, deep.quietDuration) }
+    }
+    #expect(deepPause == 0)
+  }
 }
