@@ -17,7 +17,9 @@ struct EnrollBench: ParsableCommand {
       Before: DirectMe's shipped model; after: the personal model. Other voices show what the \
       personal model does to people it was not made for: the other synthetic voices, and real \
       people (a sample of the training set's checking speakers, held out of DirectMe's own \
-      adaptation and tuning) when --train names the set.
+      adaptation and tuning) when --train names the set. Then real people are enrolled too \
+      (--speakers): checking speakers with many clips, each personalized on some of their \
+      clips and tested on the others, and the other real people scored with their model.
       """
   )
 
@@ -36,6 +38,9 @@ struct EnrollBench: ParsableCommand {
   @Option(help: ArgumentHelp("How many real people's clips to score (every n-th checking clip, about half commands).", valueName: "count"))
   var people: Int = 240
 
+  @Option(help: ArgumentHelp("Also enroll this many real people: the training set's checking speakers with the most clips, each enrolled on 3 takes of each command and half their other words and tested on the rest (0: none).", valueName: "count"))
+  var speakers: Int = 4
+
   @OptionGroup(title: "Recognizer")
   var recognizer: RecognizerOptions
 
@@ -47,6 +52,29 @@ struct EnrollBench: ParsableCommand {
     ("left. down. right.", [.left, .down, .right]), ("move up", [.up]),
   ]
   static let testOthers = ["hello", "what is your name", "stop the music", "go away", "no thanks", "turn it off", "a cup of tea", "downtown"]
+
+  /// The `count` checking speakers with the most clips (at least 3 of each command), each
+  /// split into what they enroll with (3 takes of each command, every other one of their
+  /// other words) and what they are tested on (the rest).
+  static func enrollableSpeakers(_ clips: [LabelledAudio], count: Int) -> [(speaker: String, enroll: [LabelledAudio], test: [LabelledAudio])] {
+    let bySpeaker = Dictionary(grouping: clips, by: \.speaker)
+    let candidates = bySpeaker.filter { _, clips in
+      Direction.allCases.allSatisfy { direction in clips.filter { $0.expected == [direction] }.count >= 4 }
+    }
+    return candidates.sorted { ($0.value.count, $0.key) > ($1.value.count, $1.key) }.prefix(count).map { speaker, clips in
+      var enroll: [LabelledAudio] = []
+      var test: [LabelledAudio] = []
+      for direction in Direction.allCases {
+        let takes = clips.filter { $0.expected == [direction] }.sorted { $0.path < $1.path }
+        enroll += takes.prefix(3)
+        test += takes.dropFirst(3)
+      }
+      for (index, clip) in clips.filter(\.expected.isEmpty).sorted(by: { $0.path < $1.path }).enumerated() {
+        if index % 2 == 0 { enroll.append(clip) } else { test.append(clip) }
+      }
+      return (speaker, enroll, test)
+    }
+  }
 
   func parse(_ label: String) throws -> CorpusBuilder.Voice {
     let parts = label.split(separator: ":", maxSplits: 1).map(String.init)
@@ -126,8 +154,12 @@ struct EnrollBench: ParsableCommand {
       var rows = voices.enumerated().map { ($0.offset == 0 ? "* " : "  ") + $0.element.label }
       var testSets = tests
       var notes: [String] = []
+      var realSpeakers: [(speaker: String, enroll: [LabelledAudio], test: [LabelledAudio])] = []
       if FileManager.default.fileExists(atPath: URL(fileURLWithPath: train).appendingPathComponent("manifest.tsv").path) {
-        let checking = try TrainingSet.read(URL(fileURLWithPath: train), part: .checking).sorted { $0.path < $1.path }
+        let all = try TrainingSet.read(URL(fileURLWithPath: train), part: .checking).sorted { $0.path < $1.path }
+        realSpeakers = Self.enrollableSpeakers(all, count: speakers)
+        let enrolledIDs = Set(realSpeakers.map(\.speaker))
+        let checking = all.filter { !enrolledIDs.contains($0.speaker) }
         let commands = checking.filter { !$0.expected.isEmpty }
         let otherSpeech = checking.filter(\.expected.isEmpty)
         func sample(_ clips: [LabelledAudio], _ count: Int) -> [LabelledAudio] {
@@ -170,6 +202,38 @@ struct EnrollBench: ParsableCommand {
       }
       report.append("")
       report.append("* enrolled. Target: at least a third fewer errors for the enrolled voice; others no more than 1 point worse.")
+
+      // Real people enrolled, one at a time; the others are the real people's sample (which
+      // holds none of them).
+      if !realSpeakers.isEmpty, let peopleIndex = rows.indices.last, rows[peopleIndex].contains("real people") {
+        report.append("")
+        report.append("Real people enrolled (checking speakers: 3 takes of each command and half their other words; tested on their other clips)")
+        report.append("voice                     before: right / FA / errors      after: right / FA / errors     errors  accuracy")
+        var selfBefore = EnrollmentScore()
+        var selfAfter = EnrollmentScore()
+        var othersAfter = EnrollmentScore()
+        for (speaker, enroll, test) in realSpeakers {
+          let folder = outURL.appendingPathComponent("speaker-\(speaker)")
+          try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+          let labels = folder.appendingPathComponent("labels.tsv")
+          try TrainingSet.labels(enroll).write(to: labels, atomically: true, encoding: .utf8)
+          let model = folder.appendingPathComponent("personal-model").path
+          warn("bench: enrolling \(speaker) (\(enroll.count) clips)")
+          try PersonalizeJob(labels: labels.path, base: base, dictionary: dictionary, grammar: grammar, out: model, tune: false, save: false).run()
+          let b = try PersonalizeJob.score(model: base, dictionary: dictionary, grammar: grammar, recordings: test)
+          let a = try PersonalizeJob.score(model: model, dictionary: dictionary, grammar: grammar, recordings: test)
+          let others = try PersonalizeJob.score(model: model, dictionary: dictionary, grammar: grammar, recordings: testSets[peopleIndex])
+          report.append(row("* \(speaker)", b, a))
+          report.append(row("    real people, others", before[peopleIndex], others))
+          selfBefore = selfBefore + b
+          selfAfter = selfAfter + a
+          othersAfter = othersAfter + others
+        }
+        let count = realSpeakers.count
+        report.append(row("* all \(count) enrolled", selfBefore, selfAfter))
+        report.append(
+          row("  others, \(count) models", (0..<count).reduce(EnrollmentScore()) { sum, _ in sum + before[peopleIndex] }, othersAfter))
+      }
       report += notes
       let text = report.joined(separator: "\n")
       print(text)
