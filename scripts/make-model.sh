@@ -31,7 +31,8 @@ rm -rf "$work/adapt-noise"
   --cache "$work/tune-cache.json" --report "$work/tune-report.json" | tee "$work/tune.txt"
 rm -rf models/en-us-directme.new
 mkdir -p models/en-us-directme.new
-for file in mdef means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json; do
+# mdef is left out: it is the base model's, byte for byte (read from there through adaptation.json).
+for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
 [ -f "$work/en-us-directme/mllr_matrix" ] && cp "$work/en-us-directme/mllr_matrix" models/en-us-directme.new/

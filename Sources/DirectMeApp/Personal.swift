@@ -169,8 +169,8 @@ public struct PersonalizeJob {
         for file in ["means", "variances", "sendump", "mixture_weights", "mllr_matrix", "transition_matrices", "mdef", "feat.params", "noisedict"] {
           let target = staging.appendingPathComponent(file).path
           try? FileManager.default.removeItem(atPath: target)
-          if FileManager.default.fileExists(atPath: base + "/" + file) {
-            try FileManager.default.copyItem(atPath: base + "/" + file, toPath: target)
+          if let source = AcousticModelFiles.path(of: file, in: base) {
+            try FileManager.default.copyItem(atPath: source, toPath: target)
           }
         }
       }

@@ -34,7 +34,7 @@ public enum Resources {
   /// DirectMe's adapted acoustic model when it is there, else Debian's stock model.
   public static var defaultModel: String {
     let adapted = path(modelName)
-    return FileManager.default.fileExists(atPath: adapted + "/mdef")
+    return FileManager.default.fileExists(atPath: adapted + "/means")
       ? adapted : RecognizerConfiguration.defaultModelFolder + "/en-us"
   }
   public static var defaultSprite: String { path("Assets/ninja.bmp") }

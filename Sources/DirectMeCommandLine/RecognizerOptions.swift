@@ -103,7 +103,7 @@ public struct RecognizerOptions: ParsableArguments {
   /// A saved personal model that has gone is one clear line, not a missing-file error.
   public func checkPersonalModel() throws {
     guard model == nil && !noPersonalModel, let personal = try UserSettings.load().model else { return }
-    if !FileManager.default.fileExists(atPath: personal + "/mdef") {
+    if !FileManager.default.fileExists(atPath: personal + "/means") {
       throw Failure(
         "your personal model \(personal) (saved in \(UserSettings.path)) is missing: run 'directme personalize --reset', or pass --no-personal-model")
     }

@@ -134,7 +134,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       throw ConfigurationError(file: model, problem: "the acoustic model must be a folder (holding mdef, means, ...)")
     }
     for required in ["mdef", "means", "variances", "transition_matrices"] {
-      guard fileManager.isReadableFile(atPath: model + "/" + required) else {
+      guard let path = AcousticModelFiles.path(of: required, in: model), fileManager.isReadableFile(atPath: path) else {
         throw ConfigurationError(
           file: model, problem: "not an acoustic model: '\(required)' is missing or unreadable")
       }

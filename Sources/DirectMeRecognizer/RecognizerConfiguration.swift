@@ -88,6 +88,12 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     // A model adapted by MLLR (directme adapt) carries its transform beside the means.
     let transform = acousticModel + "/mllr_matrix"
     if FileManager.default.fileExists(atPath: transform) { options["-mllr"] = transform }
+    // DirectMe's shipped model reads the model definition from the model it was adapted from.
+    if !FileManager.default.fileExists(atPath: acousticModel + "/mdef"),
+      let definition = AcousticModelFiles.path(of: "mdef", in: acousticModel)
+    {
+      options["-mdef"] = definition
+    }
     options.merge(extra) { _, new in new }
     options.merge(decoderOptions) { _, new in new }
     return options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }

@@ -20,7 +20,7 @@ public struct ModelAdapter: Sendable {
   public func check(_ items: [AdaptationItem]) throws {
     try tools.checkAll()
     for file in ["mdef", "means", "variances", "transition_matrices", "feat.params", "noisedict"] {
-      guard FileManager.default.isReadableFile(atPath: options.baseModel + "/" + file) else {
+      guard let path = AcousticModelFiles.path(of: file, in: options.baseModel), FileManager.default.isReadableFile(atPath: path) else {
         throw ToolError("\(options.baseModel): not an acoustic model ('\(file)' is missing)")
       }
     }
@@ -118,7 +118,7 @@ public struct ModelAdapter: Sendable {
     let base = options.baseModel
     let textModelDefinition = work.appendingPathComponent("mdef.txt").path
     try tools.run(
-      "pocketsphinx_mdef_convert", ["-text", base + "/mdef", textModelDefinition],
+      "pocketsphinx_mdef_convert", ["-text", AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef", textModelDefinition],
       log: work.appendingPathComponent("mdef_convert.log"))
     let mixtureWeights: String
     if fileManager.fileExists(atPath: base + "/mixture_weights") {
@@ -162,7 +162,7 @@ public struct ModelAdapter: Sendable {
     try? fileManager.removeItem(at: staging)
     try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
     for file in ["mdef", "feat.params", "noisedict", "transition_matrices"] {
-      try fileManager.copyItem(atPath: base + "/" + file, toPath: staging.appendingPathComponent(file).path)
+      try fileManager.copyItem(atPath: AcousticModelFiles.path(of: file, in: base) ?? base + "/" + file, toPath: staging.appendingPathComponent(file).path)
     }
     switch method {
     case .map, .auto:
@@ -189,7 +189,7 @@ public struct ModelAdapter: Sendable {
     case .mllr:
       progress(AdaptationProgress(stage: "MLLR transform (mllr_solve)", done: 0, total: 1))
       for file in ["means", "variances"] {
-        try fileManager.copyItem(atPath: base + "/" + file, toPath: staging.appendingPathComponent(file).path)
+        try fileManager.copyItem(atPath: AcousticModelFiles.path(of: file, in: base) ?? base + "/" + file, toPath: staging.appendingPathComponent(file).path)
       }
       if fileManager.fileExists(atPath: base + "/sendump") {
         try fileManager.copyItem(atPath: base + "/sendump", toPath: staging.appendingPathComponent("sendump").path)

@@ -130,16 +130,20 @@ struct LiveBench: ParsableCommand {
         emit("2. Decode speed: one recording of \(String(format: "%.1f", long.seconds / 60)) min (\(long.path))")
         emit(row("program", "seconds", "x real time", "vs stock, same grammar"))
         let grammar = self.recognizer.grammar ?? Resources.defaultGrammar
+        // DirectMe's shipped model reads its mdef from the model it was adapted from.
+        let folder = self.recognizer.modelFolder
+        let modelDefinition = FileManager.default.fileExists(atPath: folder + "/mdef")
+          ? [] : AcousticModelFiles.path(of: "mdef", in: folder).map { ["-mdef", $0] } ?? []
         let stockSame = try timed([
           "pocketsphinx_continuous", "-infile", long.path, "-jsgf", grammar, "-dict", self.recognizer.dict,
           "-hmm", self.recognizer.modelFolder,
-        ])
+        ] + modelDefinition)
         let fourWords = cache.appendingPathComponent("four-directions.gram")
         try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
           .write(to: fourWords, atomically: true, encoding: .utf8)
         let stockFour = try timed([
           "pocketsphinx_continuous", "-infile", long.path, "-jsgf", fourWords.path, "-hmm", self.recognizer.modelFolder,
-        ])
+        ] + modelDefinition)
         let mine = try timed([Self.executable, "replay", "--json", long.path] + recognizerArguments)
         emit(row("directme replay", String(format: "%.2f", mine), String(format: "%.0f", long.seconds / mine), String(format: "%.2fx the time", mine / stockSame)))
         emit(row("pocketsphinx_continuous, directme.gram", String(format: "%.2f", stockSame), String(format: "%.0f", long.seconds / stockSame), "1.00x"))
