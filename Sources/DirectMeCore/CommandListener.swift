@@ -141,7 +141,7 @@ public final class CommandListener {
     utteranceStart = nil
     if !committed.isEmpty && !speechSinceDecision {
       // Nothing was said since the early decision, which stands as the utterance's result.
-      _ = try recognizer.endUtterance()
+      try recognizer.cancelUtterance()
       return nil
     }
     let clock = ContinuousClock()
@@ -181,6 +181,8 @@ public final class CommandListener {
     }
     lastFinalCost = ((interpretStart - decodeStart).seconds, (clock.now - interpretStart).seconds)
     if !interpretation.instructions.isEmpty {
+      // What comes next is decided on its own.
+      if isEarly { recognizer.settle(before: time - start) }
       committed += interpretation.instructions
       speechSinceDecision = false
     }

@@ -15,6 +15,12 @@ public protocol Recognizer: AnyObject {
   /// The final result of the audio so far, while the utterance goes on (`nil`: not
   /// supported, the listener then decides only at the end of the utterance).
   func resultSoFar() throws -> RecognitionResult?
+  /// The audio of the current utterance before `time` (seconds from its start) is decided:
+  /// an early decision acted on it. Later results hold only words after it (they may still
+  /// decode some of the audio before it, as context).
+  func settle(before time: Double)
+  /// Ends the utterance without a result (its early decisions stand).
+  func cancelUtterance() throws
   /// Forgets what was learned of the channel (cepstral means), as for a new speaker or file,
   /// so that results do not depend on what was decoded before.
   func resetAdaptation()
@@ -23,6 +29,8 @@ public protocol Recognizer: AnyObject {
 extension Recognizer {
   public func resetAdaptation() {}
   public func resultSoFar() throws -> RecognitionResult? { nil }
+  public func settle(before time: Double) {}
+  public func cancelUtterance() throws { _ = try endUtterance() }
 }
 
 /// The final word on one utterance: what was recognized, what it means, and when (in

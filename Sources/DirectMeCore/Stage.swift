@@ -73,7 +73,9 @@ public struct Stage: Sendable {
       return []
     case .final(let utterance):
       partial = ""
-      let continues = lastUtterance.map { $0.isEarly && abs($0.result.start - utterance.result.start) < 1e-6 } ?? false
+      // After an early decision the utterance goes on: its rest starts no later than that
+      // decision was made (a new utterance starts after the early one's ended).
+      let continues = lastUtterance.map { $0.isEarly && utterance.result.start <= $0.emittedAt + 1e-6 } ?? false
       utteranceDirections = (continues ? utteranceDirections : []) + utterance.interpretation.directions
       lastUtterance = utterance
       return utterance.interpretation.instructions.map { animator.enqueue($0.direction, at: time) }

@@ -160,7 +160,30 @@ public final class StageWindow {
       event.type = wakeEvent
       SDL_PushEvent(&event)
     }
+    wakeSignal.condition.lock()
+    wakeSignal.woken = true
+    wakeSignal.condition.signal()
+    wakeSignal.condition.unlock()
   }
+
+  /// What `wake()` signals to a `waitForInput` that polls: `woken`, under `condition`.
+  private final class WakeSignal: @unchecked Sendable {
+    let condition = NSCondition()
+    var woken = false
+  }
+  private static let wakeSignal = WakeSignal()
+
+  /// Whether SDL's video driver waits for events itself (X11, Wayland, ...). Others (the
+  /// dummy and offscreen drivers) make SDL_WaitEventTimeout look every millisecond, a
+  /// thousand wake-ups a second: 2-3% of a core while nothing happens.
+  private static var driverWaits: Bool {
+    guard let name = SDL_GetCurrentVideoDriver() else { return false }
+    return ["x11", "wayland", "windows", "cocoa"].contains(String(cString: name))
+  }
+
+  /// How often `waitForInput` looks at the window's events when the driver cannot wait for
+  /// them (seconds); `wake()` ends the wait at once.
+  static let pollInterval = 0.05
 
   /// How many windows are open; wake() pushes events only while one is (SDL is up).
   static let openWindows = Mutex(0)
@@ -170,12 +193,33 @@ public final class StageWindow {
   public func waitForInput(timeout: Double?) -> [WindowInput] {
     var inputs: [WindowInput] = []
     var event = SDL_Event()
-    let milliseconds = timeout.map { Int32(max(0, min($0, 3600)) * 1000) } ?? -1
-    guard SDL_WaitEventTimeout(&event, milliseconds) != 0 else { return inputs }
-    repeat {
-      if let input = translate(event) { inputs.append(input) }
-    } while SDL_PollEvent(&event) != 0
-    return inputs
+    guard !Self.driverWaits else {
+      let milliseconds = timeout.map { Int32(max(0, min($0, 3600)) * 1000) } ?? -1
+      guard SDL_WaitEventTimeout(&event, milliseconds) != 0 else { return inputs }
+      repeat {
+        if let input = translate(event) { inputs.append(input) }
+      } while SDL_PollEvent(&event) != 0
+      return inputs
+    }
+    let deadline = timeout.map { Date(timeIntervalSinceNow: max(0, min($0, 3600))) }
+    while true {
+      while SDL_PollEvent(&event) != 0 {
+        if let input = translate(event) { inputs.append(input) }
+      }
+      let signal = Self.wakeSignal
+      signal.condition.lock()
+      if signal.woken {
+        signal.woken = false
+        inputs.append(.wake)
+      }
+      let now = Date()
+      if !inputs.isEmpty || deadline.map({ now >= $0 }) == true {
+        signal.condition.unlock()
+        return inputs
+      }
+      _ = signal.condition.wait(until: min(deadline ?? .distantFuture, now.addingTimeInterval(Self.pollInterval)))
+      signal.condition.unlock()
+    }
   }
 
   private func translate(_ event: SDL_Event) -> WindowInput? {

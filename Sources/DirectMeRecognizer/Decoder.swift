@@ -303,7 +303,69 @@ final class Decoder {
   /// only on the audio).
   struct SenoneScores {
     fileprivate let dump: Dump
-    fileprivate let frames: Int
+    /// The frames these scores hold.
+    let frameCount: Int
+    /// Where the dump's frames lie, when its layout is the one scoring every senone writes.
+    fileprivate let layout: Layout?
+    /// The first of the dump's frames these scores hold (a part of a dump starts further in).
+    fileprivate var first = 0
+
+    /// A dump's header length and each frame's length in bytes.
+    fileprivate struct Layout {
+      let header: Int
+      let frameBytes: Int
+    }
+
+    fileprivate init(dump: Dump, decodedFrames: Int) {
+      self.dump = dump
+      // The frames written, which can be one fewer than the decoder counted.
+      if let bytes = dump.bytes, let layout = Self.layout(bytes, count: dump.count),
+        (dump.count - layout.header) % layout.frameBytes == 0
+      {
+        self.layout = layout
+        frameCount = (dump.count - layout.header) / layout.frameBytes
+      } else {
+        layout = nil
+        frameCount = decodedFrames
+      }
+    }
+
+    private init(part dump: Dump, layout: Layout, frames: Range<Int>) {
+      self.dump = dump
+      self.layout = layout
+      first = frames.lowerBound
+      frameCount = frames.count
+    }
+
+    /// Whether these scores are a part of a dump, not all of it.
+    fileprivate var isPart: Bool { layout.map { first > 0 || frameCount < (dump.count - $0.header) / $0.frameBytes } ?? false }
+
+    /// Frames `range` of these scores (clamped to what there is): decoding them is decoding
+    /// that part of the audio as it sounded within the whole (its cepstral mean the whole's,
+    /// its first and last frames' deltas taken across the cut). Nil for a part (parts are
+    /// taken of a whole) or when the dump's layout is not the one scoring every senone writes.
+    func frames(_ range: Range<Int>) -> SenoneScores? {
+      guard let layout, !isPart, frameCount > 0 else { return nil }
+      let lower = max(0, min(range.lowerBound, frameCount - 1))
+      let upper = max(lower + 1, min(range.upperBound, frameCount))
+      return SenoneScores(part: dump, layout: layout, frames: lower..<upper)
+    }
+
+    /// The layout pocketsphinx writes: a header (`s3`, `name value` lines, `endhdr`, a
+    /// 4-byte byte-order mark), then per frame the number of senones scored (16 bits) and,
+    /// every senone being scored, a 16-bit score for each.
+    private static func layout(_ bytes: UnsafeMutablePointer<CChar>, count: Int) -> Layout? {
+      let text = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: min(count, 4096))
+      let end = Array("endhdr\n".utf8)
+      guard text.count >= end.count,
+        let at = (0...(text.count - end.count)).first(where: { text[$0..<$0 + end.count].elementsEqual(end) })
+      else { return nil }
+      let header = String(decoding: text[..<at], as: UTF8.self)
+      guard let line = header.split(separator: "\n").first(where: { $0.hasPrefix("n_sen ") }),
+        let senones = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)), senones > 0
+      else { return nil }
+      return Layout(header: at + end.count + 4, frameBytes: 2 + 2 * senones)
+    }
 
     /// The dump's bytes, as `open_memstream` left them (about 1 MB a second of audio):
     /// searches read them in place, and the last reader frees them.
@@ -351,7 +413,7 @@ final class Decoder {
     try endUtterance()
     _ = acmod_set_senfh(acmod, nil)
     kept = true
-    return (bestTranscription(), SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), frames: Int(ps_get_n_frames(handle))))
+    return (bestTranscription(), SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), decodedFrames: Int(ps_get_n_frames(handle))))
   }
 
   /// Decodes an utterance from its senone scores with the selected search.
@@ -361,13 +423,26 @@ final class Decoder {
     guard let acmod = directme_acmod(handle) else { throw PocketSphinxError(function: "ps_decode_senscr", message: "cannot read senone scores") }
     // A whole-utterance decode longer than the feature buffer grows the buffer but not the
     // frame positions that reading scores writes to (pocketsphinx 5prealpha): size both.
-    acmod_grow_feat_buf(acmod, Int32(max(scores.frames + 1, 256)))
+    acmod_grow_feat_buf(acmod, Int32(max(scores.frameCount + 1, 256)))
     let (stream, streamLog) = SphinxLog.capturing("starting a stream") { ps_start_stream(handle) }
     try check(stream, "ps_start_stream", log: streamLog)
     let dump = scores.dump
     let (status, log) = SphinxLog.capturing("decoding senone scores") { () -> Int32 in
+      guard let bytes = dump.bytes else { return -1 }
+      if scores.isPart, let layout = scores.layout {
+        // A part: the dump's header, then the part's frames.
+        var part = [CChar](repeating: 0, count: layout.header + scores.frameCount * layout.frameBytes)
+        return part.withUnsafeMutableBufferPointer { buffer -> Int32 in
+          let base = buffer.baseAddress!
+          base.update(from: bytes, count: layout.header)
+          (base + layout.header).update(from: bytes + layout.header + scores.first * layout.frameBytes, count: buffer.count - layout.header)
+          guard let file = fmemopen(base, buffer.count, "rb") else { return -1 }
+          defer { fclose(file) }
+          return ps_decode_senscr(handle, file)
+        }
+      }
       // Opened for reading only: the bytes are not written.
-      guard let bytes = dump.bytes, let file = fmemopen(bytes, dump.count, "rb") else { return -1 }
+      guard let file = fmemopen(bytes, dump.count, "rb") else { return -1 }
       defer { fclose(file) }
       return ps_decode_senscr(handle, file)
     }

@@ -46,10 +46,23 @@ extension PocketSphinxRecognizer {
 
     init(audio: [Int16]) { self.audio = audio }
 
-    /// `audio[range]` decoded with `search`.
+    /// The frames (10 ms, 160 samples) of `whole` that cover `range`.
+    static func frames(of range: Range<Int>, in whole: Range<Int>) -> Range<Int> {
+      let first = (range.lowerBound - whole.lowerBound + 80) / 160
+      return first..<max(first + 1, (range.upperBound - whole.lowerBound + 80) / 160)
+    }
+
+    /// `audio[range]` decoded with `search`. A part of a stretch already scored is read
+    /// from its scores (frames of 10 ms from the stretch's start).
     mutating func decode(_ range: Range<Int>, search: String, on decoder: Decoder) throws -> Transcription? {
       try decoder.select(search: search)
       if let known = scores[range] { return try decoder.decode(known) }
+      if let (whole, known) = scores.first(where: { $0.key.contains(range.lowerBound) && $0.key.upperBound >= range.upperBound }),
+        let part = known.frames(Self.frames(of: range, in: whole))
+      {
+        scores[range] = part
+        return try decoder.decode(part)
+      }
       let (reading, kept) = try decoder.decodeWholeKeepingScores(Array(audio[range]))
       scores[range] = kept
       return reading
@@ -79,9 +92,13 @@ extension PocketSphinxRecognizer {
     // boundaries: a stretch quiet like the background.
     let energies = Signal.frameEnergies(audio, floor: 1e-2, wholeFrames: true)
     let quiet = Self.pauseLevel(energies)
+    // Words an early decision already acted on (most of their time before `settledInAudio`)
+    // are context only: never in one slot with a new word, and not checked again.
+    let settledBefore = settledInAudio
+    let settled = { (index: Int) in (commands.segments[index].start + commands.segments[index].end) / 2 < settledBefore }
     var slots: [[Int]] = []
     for index in checked {
-      if let last = slots.last?.last,
+      if let last = slots.last?.last, settled(last) == settled(index),
         !Self.separated(
           commands.segments[slots.last!.first!].start...commands.segments[last].end,
           commands.segments[index].start...commands.segments[index].end, energies: energies, quiet: quiet)
@@ -98,6 +115,7 @@ extension PocketSphinxRecognizer {
     for (position, slot) in slots.enumerated() {
       let first = commands.segments[slot.first!]
       let last = commands.segments[slot.last!]
+      if slot.allSatisfy(settled) { continue }
       let from = position > 0 ? (commands.segments[slots[position - 1].last!].end + first.start) / 2 : 0
       let to = position + 1 < slots.count ? (last.end + commands.segments[slots[position + 1].first!].start) / 2 : end
       // Carriers said around the command ("move the ninja up") are left out of its stretch

@@ -9,7 +9,15 @@ public final class PocketSphinxRecognizer: Recognizer {
   private let streaming: Decoder
   let final: Decoder?
   private var inUtterance = false
+  /// The utterance's audio the final pass decodes: all of it, or from the point settled
+  /// before the last one (see `settle`).
   private(set) var audio: [Int16] = []
+  /// Samples of the utterance dropped from the start of `audio`.
+  private var droppedSamples = 0
+  /// Seconds from the utterance's start before which words are settled (not reported again).
+  private var settledTime = 0.0
+  /// The same, in seconds from the start of `audio`.
+  var settledInAudio: Double { settledTime - Double(droppedSamples) / Double(Self.sampleRate) }
   /// The grammar's rules the final pass decodes with (`commands`, `garbage`).
   private(set) var finalSearches: Set<String> = []
   /// Words of the garbage that sound like a command ("drown": "down"), for rescues.
@@ -90,6 +98,8 @@ public final class PocketSphinxRecognizer: Recognizer {
     if inUtterance { _ = try endUtterance() }
     try streaming.startUtterance()
     audio.removeAll(keepingCapacity: true)
+    droppedSamples = 0
+    settledTime = 0
     inUtterance = true
   }
 
@@ -106,7 +116,41 @@ public final class PocketSphinxRecognizer: Recognizer {
 
   public func resultSoFar() throws -> RecognitionResult? {
     guard inUtterance, final != nil else { return nil }
-    return try finalPass()
+    return try finalPassOfUnsettled()
+  }
+
+  /// Later final passes decode the audio from the previous settled point on: the words
+  /// settled last, and the pause before them, are context (what ends them, a release or a
+  /// breath, is heard as part of them, not as a word of its own; the cepstral mean covers
+  /// a pause and a word, as for a word said alone), and the audio is decoded at most twice.
+  public func settle(before time: Double) {
+    let keepFrom = min(Int(settledTime * Double(Self.sampleRate)), droppedSamples + audio.count)
+    settledTime = max(settledTime, time)
+    guard keepFrom > droppedSamples else { return }
+    audio.removeFirst(keepFrom - droppedSamples)
+    droppedSamples = keepFrom
+  }
+
+  public func cancelUtterance() throws {
+    guard inUtterance else { return }
+    inUtterance = false
+    try streaming.endUtterance()
+  }
+
+  /// The final pass over the audio kept, times from the utterance's start, without the
+  /// words settled (those most of whose time lies before `settledTime`).
+  private func finalPassOfUnsettled() throws -> RecognitionResult {
+    let result = try finalPass()
+    guard droppedSamples > 0 || settledTime > 0 else { return result }
+    var shifted = result.shifted(by: Double(droppedSamples) / Double(Self.sampleRate))
+    for index in shifted.transcriptions.indices {
+      shifted.transcriptions[index].segments.removeAll { ($0.start + $0.end) / 2 < settledTime }
+    }
+    // The result starts where the settled part ends (or where its first word does, should
+    // that be a little earlier).
+    let first = shifted.transcriptions.compactMap { $0.segments.first?.start }.min() ?? settledTime
+    shifted.start = max(shifted.start, min(settledTime, first))
+    return shifted
   }
 
   public func endUtterance() throws -> RecognitionResult {
@@ -117,7 +161,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       let streamed = streaming.bestTranscription()
       return RecognitionResult(transcriptions: streamed.map { [$0] } ?? [], start: 0, end: streaming.duration)
     }
-    return try finalPass()
+    return try finalPassOfUnsettled()
   }
 
 

@@ -31,9 +31,17 @@ final class FakeRecognizer: Recognizer {
 
   /// What the end of the utterance reads, when it differs from the early readings.
   var finalReading: [(String, Double, Double)]?
+  var ends = 0
+  var cancels = 0
+  /// The times (seconds into the utterance) the listener settled.
+  var settled: [Double] = []
+
+  func settle(before time: Double) { settled.append(time) }
+  func cancelUtterance() throws { cancels += 1 }
 
   func endUtterance() throws -> RecognitionResult {
-    RecognitionResult(
+    ends += 1
+    return RecognitionResult(
       transcriptions: [transcription(finalReading ?? reading, score: -10)], start: 0, end: Double(samplesThisUtterance) / 16000)
   }
 
@@ -99,6 +107,23 @@ struct CommandListenerTests {
     #expect(finals.last?.interpretation.directions == [.right], "down is not emitted twice")
     #expect(recognizer.earlyCalls == 2)
     #expect(finals.flatMap(\.interpretation.directions) == [.down, .right])
+  }
+
+  @Test("what an early decision acted on is settled, and an utterance its early decisions end is not decoded again")
+  func settledAudio() throws {
+    let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
+    let finals = try earlyFinals(recognizer, more: 50, seed: 3)
+    #expect(finals.count == 2)
+    // Each early decision settles the utterance up to its own time (the utterance starts
+    // 0.2 s of pre-roll before the tone, at 0.8 s).
+    let utteranceStart = 0.8
+    #expect(recognizer.settled.count == 2)
+    for (time, final) in zip(recognizer.settled, finals) {
+      #expect(abs(time - (final.emittedAt - utteranceStart)) < 0.03, "settled at \(time), emitted at \(final.emittedAt)")
+    }
+    // Nothing was said after the second decision: no final pass at the end.
+    #expect(recognizer.cancels == 1)
+    #expect(recognizer.ends == 0)
   }
 
   @Test("an utterance goes from speech start to a final result with stream-time words and instructions")

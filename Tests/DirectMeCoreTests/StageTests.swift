@@ -40,6 +40,13 @@ struct StageTests {
     let rest = RecognitionResult(transcriptions: [transcription([("up", 1.0, 1.2)], score: -10)], start: 0, end: 1.5)
     stage.apply(.final(Utterance(result: rest, interpretation: Interpreter().interpret(rest), emittedAt: 2)), at: 2)
     #expect(stage.scene(at: 2).lastInstructions == [.left, .up])
+    // So does the rest of an utterance whose early part was settled: it starts where the
+    // early result was emitted.
+    early.emittedAt = 2.5
+    stage.apply(.final(early), at: 2.5)
+    let settledRest = RecognitionResult(transcriptions: [transcription([("down", 2.7, 2.9)], score: -10)], start: 2.5, end: 3)
+    stage.apply(.final(Utterance(result: settledRest, interpretation: Interpreter().interpret(settledRest), emittedAt: 3)), at: 3)
+    #expect(stage.scene(at: 3).lastInstructions == [.left, .down])
     // A new utterance starts afresh.
     let next = RecognitionResult(transcriptions: [transcription([("down", 3.0, 3.3)], score: -10)], start: 3, end: 3.5)
     stage.apply(.final(Utterance(result: next, interpretation: Interpreter().interpret(next), emittedAt: 4)), at: 4)

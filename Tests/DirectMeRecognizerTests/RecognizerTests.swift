@@ -67,6 +67,9 @@ struct RecognizerSpeechTests {
           #expect(zip(words, words.dropFirst()).allSatisfy { $0.start <= $1.start })
           #expect(words.allSatisfy { $0.start >= utterance.result.start - 0.011 && $0.end <= utterance.result.end + 0.011 })
         }
+        // Each word is reported once: what an early decision acted on is not read again.
+        let spoken = result.utterances.flatMap { $0.result.bestTranscription.segments.filter { !$0.isFiller } }
+        #expect(zip(spoken, spoken.dropFirst()).allSatisfy { $0.end <= $1.start + 0.011 }, "\(voice) \"\(text)\": \(spoken.map(\.word))")
       }
     }
     let accuracy = Double(right) / Double(total)

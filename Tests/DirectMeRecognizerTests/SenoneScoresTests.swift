@@ -38,4 +38,34 @@ struct SenoneScoresTests {
       }
     }
   }
+
+  @Test("a part of an utterance's kept scores decodes as that part of the utterance")
+  func parts() throws {
+    let configuration = shippedConfiguration()
+    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
+    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
+    let folder = try TestSupport.temporaryFolder("senscr-parts")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sequence.wav")
+    try TestSupport.speak("left. up. down.", voice: voices[0], to: file)
+    let samples = try TestSupport.samples(of: file)
+    try decoder.select(search: "commands")
+    let (reading, kept) = try decoder.decodeWholeKeepingScores(samples)
+    let scores = try #require(kept)
+    let commands = try #require(reading).segments.filter { ["up", "down", "left", "right"].contains($0.word) }
+    #expect(commands.map(\.word) == ["left", "up", "down"])
+    try decoder.select(search: "direction")
+    for word in commands {
+      // The word and 50 ms either side.
+      let frames = Int(word.start * 100) - 5..<Int(word.end * 100) + 5
+      let part = try #require(scores.frames(frames))
+      #expect(part.frameCount == frames.count)
+      let heard = try decoder.decode(part)?.segments.first { !$0.isFiller }?.word
+      #expect(heard == word.word)
+    }
+    // A part reaching past the end is clamped to what there is; a part of a part is not made.
+    let tail = try #require(scores.frames(scores.frameCount - 10..<scores.frameCount + 50))
+    #expect(tail.frameCount == 10)
+    #expect(tail.frames(0..<5) == nil)
+  }
 }
