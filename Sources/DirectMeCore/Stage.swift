@@ -46,6 +46,8 @@ public struct Stage: Sendable {
   /// The directions acted on in the last utterance: an early result's and those its
   /// continuation added ("move left. up." shows "left up", not just "up").
   public private(set) var utteranceDirections: [Direction] = []
+  /// What was heard of the last utterance: each early result's reading and the rest's.
+  public private(set) var utteranceTranscript = ""
   public var status: String?
   public var level: Double?
   public var prompt: String?
@@ -77,6 +79,8 @@ public struct Stage: Sendable {
       // decision was made (a new utterance starts after the early one's ended).
       let continues = lastUtterance.map { $0.isEarly && utterance.result.start <= $0.emittedAt + 1e-6 } ?? false
       utteranceDirections = (continues ? utteranceDirections : []) + utterance.interpretation.directions
+      let heard = utterance.result.bestTranscription.formattedString
+      utteranceTranscript = continues ? [utteranceTranscript, heard].filter { !$0.isEmpty }.joined(separator: " ") : heard
       lastUtterance = utterance
       return utterance.interpretation.instructions.map { animator.enqueue($0.direction, at: time) }
     }
@@ -89,7 +93,7 @@ public struct Stage: Sendable {
       spritePosition: animator.position(at: time),
       isListening: isListening,
       partial: partial,
-      lastTranscript: lastUtterance?.result.bestTranscription.formattedString ?? "",
+      lastTranscript: utteranceTranscript,
       lastInstructions: utteranceDirections,
       rescues: interpretation?.rescues.map { "\($0.heard) -> \($0.taken.rawValue)" } ?? [],
       // Nothing new at the end of an utterance that already moved the ninja is no rejection.

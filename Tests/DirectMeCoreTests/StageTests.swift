@@ -47,6 +47,7 @@ struct StageTests {
     let settledRest = RecognitionResult(transcriptions: [transcription([("down", 2.7, 2.9)], score: -10)], start: 2.5, end: 3)
     stage.apply(.final(Utterance(result: settledRest, interpretation: Interpreter().interpret(settledRest), emittedAt: 3)), at: 3)
     #expect(stage.scene(at: 3).lastInstructions == [.left, .down])
+    #expect(stage.scene(at: 3).lastTranscript == "move left down", "what was heard of the whole utterance")
     // A new utterance starts afresh.
     let next = RecognitionResult(transcriptions: [transcription([("down", 3.0, 3.3)], score: -10)], start: 3, end: 3.5)
     stage.apply(.final(Utterance(result: next, interpretation: Interpreter().interpret(next), emittedAt: 4)), at: 4)
