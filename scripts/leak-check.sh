@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Replays synthetic commands (one word, a carrier phrase, a sequence with early decisions,
+# other speech) through `directme replay` under valgrind: exits 1 on any memory error or
+# memory definitely lost. Needs valgrind (apt-get install valgrind); about a minute.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+command -v valgrind >/dev/null || { echo "leak-check: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+swift build -c release --product directme
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+files=()
+i=0
+for text in "up" "please move the ninja left" "down. right. up." "good morning"; do
+  i=$((i + 1))
+  flite -voice slt -t "$text" -o "$work/raw$i.wav"
+  sox -R "$work/raw$i.wav" -r 16000 -c 1 -b 16 "$work/$i.wav" pad 0.3 0.6
+  files+=("$work/$i.wav")
+done
+valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 --num-callers=30 \
+  --log-file="$work/valgrind.log" .build/release/directme replay "${files[@]}" >/dev/null || {
+  cat "$work/valgrind.log" >&2
+  echo "leak-check: valgrind found memory errors or leaks (log above)" >&2
+  exit 1
+}
+grep -E "definitely lost|indirectly lost|ERROR SUMMARY" "$work/valgrind.log" | sed 's/^==[0-9]*== */leak-check: /'
