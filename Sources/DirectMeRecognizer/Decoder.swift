@@ -307,8 +307,8 @@ final class Decoder {
     let frameCount: Int
     /// Where the dump's frames lie, when its layout is the one scoring every senone writes.
     fileprivate let layout: Layout?
-    /// The first of the dump's frames these scores hold (a part of a dump starts further in).
-    fileprivate var first = 0
+    /// Whether these scores are a part of other scores (`frames`): parts are taken of a whole.
+    let isPart: Bool
 
     /// A dump's header length and each frame's length in bytes.
     fileprivate struct Layout {
@@ -318,6 +318,7 @@ final class Decoder {
 
     fileprivate init(dump: Dump, decodedFrames: Int) {
       self.dump = dump
+      isPart = false
       // The frames written, which can be one fewer than the decoder counted.
       if let bytes = dump.bytes, let layout = Self.layout(bytes, count: dump.count),
         (dump.count - layout.header) % layout.frameBytes == 0
@@ -330,25 +331,28 @@ final class Decoder {
       }
     }
 
-    private init(part dump: Dump, layout: Layout, frames: Range<Int>) {
+    private init(part dump: Dump, layout: Layout, frameCount: Int) {
       self.dump = dump
       self.layout = layout
-      first = frames.lowerBound
-      frameCount = frames.count
+      self.frameCount = frameCount
+      isPart = true
     }
 
-    /// Whether these scores are a part of a dump, not all of it.
-    fileprivate var isPart: Bool { layout.map { first > 0 || frameCount < (dump.count - $0.header) / $0.frameBytes } ?? false }
-
-    /// Frames `range` of these scores (clamped to what there is): decoding them is decoding
-    /// that part of the audio as it sounded within the whole (its cepstral mean the whole's,
-    /// its first and last frames' deltas taken across the cut). Nil for a part (parts are
-    /// taken of a whole) or when the dump's layout is not the one scoring every senone writes.
+    /// Frames `range` of these scores (clamped to what there is), as a dump of their own (the
+    /// header, then those frames; copied once, read by every search): decoding them is
+    /// decoding that part of the audio as it sounded within the whole (its cepstral mean the
+    /// whole's, its first and last frames' deltas taken across the cut). Nil for a part
+    /// (parts are taken of a whole) or when the dump's layout is not the one scoring every
+    /// senone writes.
     func frames(_ range: Range<Int>) -> SenoneScores? {
-      guard let layout, !isPart, frameCount > 0 else { return nil }
+      guard let layout, !isPart, frameCount > 0, let bytes = dump.bytes else { return nil }
       let lower = max(0, min(range.lowerBound, frameCount - 1))
       let upper = max(lower + 1, min(range.upperBound, frameCount))
-      return SenoneScores(part: dump, layout: layout, frames: lower..<upper)
+      let count = layout.header + (upper - lower) * layout.frameBytes
+      guard let part = malloc(count)?.assumingMemoryBound(to: CChar.self) else { return nil }
+      part.update(from: bytes, count: layout.header)
+      (part + layout.header).update(from: bytes + layout.header + lower * layout.frameBytes, count: count - layout.header)
+      return SenoneScores(part: Dump(bytes: part, count: count), layout: layout, frameCount: upper - lower)
     }
 
     /// The layout pocketsphinx writes: a header (`s3`, `name value` lines, `endhdr`, a
@@ -428,21 +432,8 @@ final class Decoder {
     try check(stream, "ps_start_stream", log: streamLog)
     let dump = scores.dump
     let (status, log) = SphinxLog.capturing("decoding senone scores") { () -> Int32 in
-      guard let bytes = dump.bytes else { return -1 }
-      if scores.isPart, let layout = scores.layout {
-        // A part: the dump's header, then the part's frames.
-        var part = [CChar](repeating: 0, count: layout.header + scores.frameCount * layout.frameBytes)
-        return part.withUnsafeMutableBufferPointer { buffer -> Int32 in
-          let base = buffer.baseAddress!
-          base.update(from: bytes, count: layout.header)
-          (base + layout.header).update(from: bytes + layout.header + scores.first * layout.frameBytes, count: buffer.count - layout.header)
-          guard let file = fmemopen(base, buffer.count, "rb") else { return -1 }
-          defer { fclose(file) }
-          return ps_decode_senscr(handle, file)
-        }
-      }
       // Opened for reading only: the bytes are not written.
-      guard let file = fmemopen(bytes, dump.count, "rb") else { return -1 }
+      guard let bytes = dump.bytes, let file = fmemopen(bytes, dump.count, "rb") else { return -1 }
       defer { fclose(file) }
       return ps_decode_senscr(handle, file)
     }

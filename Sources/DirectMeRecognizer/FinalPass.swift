@@ -57,9 +57,12 @@ extension PocketSphinxRecognizer {
     mutating func decode(_ range: Range<Int>, search: String, on decoder: Decoder) throws -> Transcription? {
       try decoder.select(search: search)
       if let known = scores[range] { return try decoder.decode(known) }
-      if let (whole, known) = scores.first(where: { $0.key.contains(range.lowerBound) && $0.key.upperBound >= range.upperBound }),
-        let part = known.frames(Self.frames(of: range, in: whole))
-      {
+      // Only a whole stretch gives parts (a part found first must not send the range to be
+      // scored again: which is found first is the dictionary's order).
+      let parts = scores.lazy.compactMap { whole, known in
+        whole.contains(range.lowerBound) && whole.upperBound >= range.upperBound ? known.frames(Self.frames(of: range, in: whole)) : nil
+      }
+      if let part = parts.first {
         scores[range] = part
         return try decoder.decode(part)
       }
