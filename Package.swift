@@ -81,7 +81,7 @@ let package = Package(
     .executableTarget(
       name: "directme-bench",
       dependencies: [
-        "DirectMeApp", "DirectMeCommandLine", "DirectMeBench", "DirectMeTraining",
+        "DirectMeApp", "DirectMeCommandLine", "DirectMeBench", "DirectMeTraining", "DirectMeRecognizer", "DirectMeAudio",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

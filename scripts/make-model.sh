@@ -7,7 +7,9 @@
 #      (a room noise, or babble made from the adaptation speakers' other words) at 5-20 dB SNR
 #      (directme adapt: MAP through sphinxtrain);
 #   4. learns the detector on the tuning part's speakers, with noisy copies and noise-only
-#      stretches, and checks it on held-out speakers (directme tune).
+#      stretches, and checks it on held-out speakers (directme tune);
+#   5. measures how the adaptation speakers' voices vary (directme-bench voices), for the
+#      voice check of personal models.
 # Takes about 20 minutes on 2 cores. Work files go to build/model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +34,9 @@ rm -rf "$work/adapt-noise"
 rm -rf models/en-us-directme.new
 mkdir -p models/en-us-directme.new
 # mdef is left out: it is the base model's, byte for byte (read from there through adaptation.json).
-for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json; do
+# How people's voices vary (for personal models' voice checks), measured on the adaptation part.
+"$bench" voices "$work/adaptation.tsv" --model "$work/en-us-directme" --out "$work/en-us-directme/voices.json"
+for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
 [ -f "$work/en-us-directme/mllr_matrix" ] && cp "$work/en-us-directme/mllr_matrix" models/en-us-directme.new/

@@ -1,3 +1,4 @@
+import DirectMeAudio
 import DirectMeCore
 import DirectMeRecognizer
 import DirectMeTraining
@@ -93,7 +94,8 @@ public struct PersonalizeJob {
     let recognizer = try PocketSphinxRecognizer(configuration: configuration)
     let detectorPath = model + "/detector.json"
     let detector = FileManager.default.fileExists(atPath: detectorPath) ? try Detector.load(detectorPath) : .untrained
-    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    let interpreter = Interpreter(
+      settings: InterpreterSettings(detector: detector, otherVoices: try Detector.otherVoices(ofModel: model)))
     var result = EnrollmentScore()
     for recording in recordings {
       let heard = try replayFile(recording.path, recognizer: recognizer, interpreter: interpreter).get().0.directions
@@ -188,6 +190,23 @@ public struct PersonalizeJob {
         configuration: RecognizerConfiguration(acousticModel: staging.path, dictionary: dictionary, grammar: grammar)
       ).run(output: output)
     }
+    // The voice check: other people's utterances are decided by the base model, as if
+    // there were no personal model (it is made for one voice, and hears other people's other
+    // words as commands more often).
+    if let population = try VoicePopulation.load(modelFolder: base) {
+      let statistics = try Self.voiceStatistics(recordings.map(\.path), model: staging.path)
+      if let profile = VoiceProfile.enroll(statistics, population: population, otherVoicesModel: base) {
+        try profile.json().write(to: staging.appendingPathComponent(VoiceProfile.fileName), options: .atomic)
+        output.line(
+          String(
+            format: "voice check: utterances within %.2f of your recordings' voice use your model, others %@'s (%@)",
+            profile.threshold, base, profile.notes["enrollment distances"] ?? ""))
+      } else {
+        output.line("voice check: not enough usable recordings; your model decides every voice")
+      }
+    } else {
+      output.line("voice check: \(base) has no \(VoicePopulation.fileName); your model decides every voice")
+    }
     output.warning("personalize: scoring the recordings with the new model")
     let after = try score(model: staging.path, recordings: recordings)
     // Replace the old personal model only now that the new one works.
@@ -209,6 +228,15 @@ public struct PersonalizeJob {
       try settings.save()
       output.line("saved in \(UserSettings.path): plain `directme` now uses your model; `--no-personal-model` or `directme personalize --reset` go back")
     }
+  }
+}
+
+extension PersonalizeJob {
+  /// The voice statistic (`VoiceStatistic`) of each recording, through `model`'s front end
+  /// (nil for one too short to tell).
+  public static func voiceStatistics(_ paths: [String], model: String) throws -> [[Double]] {
+    let features = try VoiceFeatures(model: model)
+    return try paths.compactMap { features.statistic(try AudioFileSource.readAll(path: $0)) }
   }
 }
 

@@ -91,7 +91,9 @@ public struct RecognizerOptions: ParsableArguments {
   }
 
   public func makeInterpreter() throws -> Interpreter {
-    Interpreter(settings: InterpreterSettings(detector: try loadDetector(), minimumConfidence: threshold))
+    Interpreter(
+      settings: InterpreterSettings(
+        detector: try loadDetector(), minimumConfidence: threshold, otherVoices: try Detector.otherVoices(ofModel: modelFolder)))
   }
 
   /// The settings in one line, for reports.

@@ -137,12 +137,16 @@ public struct InterpreterSettings: Hashable, Sendable {
   /// An utterance with more words than this that are neither commands nor carriers is
   /// refused as a whole (`nil`: no limit).
   public var maximumOtherWords: Int?
+  /// With a personal model: the detector of the model other voices are decoded with (their
+  /// utterances are decided as that model decides them; see `VoiceProfile`).
+  public var otherVoices: Detector?
 
   public init(
     detector: Detector = .untrained, rescueMargin: Double = 2.0, minimumOverlap: Double = 0.5,
-    minimumConfidence: Double? = nil, maximumOtherWords: Int? = nil
+    minimumConfidence: Double? = nil, maximumOtherWords: Int? = nil, otherVoices: Detector? = nil
   ) {
     self.detector = detector
+    self.otherVoices = otherVoices
     self.rescueMargin = rescueMargin
     self.minimumOverlap = minimumOverlap
     self.minimumConfidence = minimumConfidence
@@ -175,6 +179,12 @@ public struct Interpreter: Sendable {
   /// enough of it, or when it is nearly sure enough and the other-words reading heard a
   /// near-miss of it there. Otherwise the best transcription is read as it stands.
   public func interpret(_ result: RecognitionResult) -> Interpretation {
+    if let voice = result.voice, !voice.matches, let other = settings.otherVoices {
+      var forOthers = self
+      forOthers.settings.detector = other
+      forOthers.settings.otherVoices = nil
+      return forOthers.interpret(result)
+    }
     let reading = result.commandsReading ?? result.bestTranscription
     let spoken = reading.segments.filter { !$0.isFiller }
     guard !spoken.isEmpty else {

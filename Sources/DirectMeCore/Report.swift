@@ -44,6 +44,14 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// Decided at a short pause after a command; a later utterance with the same start
     /// holds what was said after it.
     public var early: Bool
+    /// With a personal model: how far the utterance's voice lay from its owner's, and
+    /// whether the personal model decided it (`VoiceProfile`).
+    public var voice: VoiceReport?
+  }
+  public struct VoiceReport: Codable, Hashable, Sendable {
+    public var distance: Double?
+    public var threshold: Double
+    public var owner: Bool
   }
 
   /// The path as given on the command line.
@@ -109,7 +117,12 @@ public struct FileReport: Codable, Hashable, Sendable {
       rejection: interpretation.rejection.map { RejectionReport(code: $0.code, reason: $0.reason) },
       instructions: interpretation.directions,
       emittedAt: utterance.emittedAt.rounded(to: 3),
-      cut: utterance.wasCut, early: utterance.isEarly)
+      cut: utterance.wasCut, early: utterance.isEarly,
+      voice: result.voice.map {
+        VoiceReport(
+          distance: $0.distance.isFinite ? $0.distance.rounded(to: 3) : nil, threshold: $0.threshold.rounded(to: 3),
+          owner: $0.matches)
+      })
   }
 
   /// One line of JSON.

@@ -103,15 +103,20 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   /// What the audio says by itself (voicing, loudness over its background), for the
   /// detector's gate; set by the listening pipeline.
   public var signal: SignalEvidence?
+  /// With a personal model: whether the utterance was in its owner's voice (decoded with the
+  /// personal model) or not (decoded with the model for other voices).
+  public var voice: VoiceMatch?
 
   public init(
-    transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil
+    transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil,
+    voice: VoiceMatch? = nil
   ) {
     self.transcriptions = transcriptions
     self.start = start
     self.end = end
     self.confidence = confidence
     self.signal = signal
+    self.voice = voice
   }
 
   /// The reading that holds the commands and their margins, when the recognizer decoded
@@ -133,7 +138,7 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public func shifted(by offset: Double) -> RecognitionResult {
     RecognitionResult(
       transcriptions: transcriptions.map { $0.shifted(by: offset) },
-      start: start + offset, end: end + offset, confidence: confidence, signal: signal)
+      start: start + offset, end: end + offset, confidence: confidence, signal: signal, voice: voice)
   }
 }
 

@@ -8,7 +8,17 @@ extension PocketSphinxRecognizer {
   /// Decodes the utterance's audio so far with <commands>, then checks each command word
   /// against <garbage> (see `verify`).
   func finalPass() throws -> RecognitionResult {
-    guard let final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
+    guard let personal = final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
+    // With a personal model, an utterance in another voice is decoded with the model that
+    // one was made from (see `VoiceProfile`).
+    let voice = voiceCheck.map { $0.profile.check($0.features.statistic(audio)) }
+    let final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
+    var result = try finalPass(on: final)
+    result.voice = voice
+    return result
+  }
+
+  private func finalPass(on final: Decoder) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it); pauses and voicing are measured on the audio as it came.
     var scores = ScoreCache(audio: configuration.denoiser?.cleaned(audio) ?? audio)

@@ -24,6 +24,17 @@ public final class PocketSphinxRecognizer: Recognizer {
   public private(set) var nearMisses: [String: String] = [:]
   /// The cepstral mean the model starts from (`-cmninit`), restored by `resetAdaptation`.
   private let initialMean: [mfcc_t]?
+  /// A personal model's voice check (its `voice.json`): utterances in other voices are
+  /// decoded by the final pass with the model it was made from.
+  let voiceCheck: VoiceCheck?
+
+  /// The voice profile, the front end measuring each utterance's voice, and the final
+  /// pass's decoder for other voices.
+  struct VoiceCheck {
+    let profile: VoiceProfile
+    let features: VoiceFeatures
+    let otherVoices: Decoder
+  }
 
   public init(configuration: RecognizerConfiguration) throws {
     try Self.validateFiles(of: configuration)
@@ -37,17 +48,40 @@ public final class PocketSphinxRecognizer: Recognizer {
     // here: each reads the whole acoustic model, and there are two cores.
     let finalSetup = FinalSetup()
     let finalLoaded = DispatchSemaphore(value: 0)
+    let profile = try VoiceProfile.load(modelFolder: configuration.acousticModel)
+    if let profile {
+      var other = configuration
+      other.acousticModel = profile.otherVoicesModel
+      do {
+        try Self.validateFiles(of: other)
+      } catch let error as ConfigurationError {
+        throw ConfigurationError(
+          file: configuration.acousticModel + "/" + VoiceProfile.fileName,
+          problem: "the model for other voices it names is unusable (\(error))")
+      }
+    }
     if configuration.finalPass == .batch {
       let loadingFinal = loading
       Thread {
         finalSetup.result = Result {
-          let final = try Self.makeDecoder(loadingFinal, extra: loadingFinal.finalDecoderOptions)
-          let rules = try final.setGrammar(
-            loadingFinal.grammar, named: Search.main,
-            rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage]
-          ).rules
+          func load(_ model: String) throws -> (Decoder, [String: Set<String>]) {
+            var setup = loadingFinal
+            setup.acousticModel = model
+            let final = try Self.makeDecoder(setup, extra: setup.finalDecoderOptions)
+            let rules = try final.setGrammar(
+              setup.grammar, named: Search.main,
+              rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage]
+            ).rules
+            return (final, rules)
+          }
+          let (final, rules) = try load(loadingFinal.acousticModel)
           let nearMisses = rules[Search.garbage].map { Self.nearMisses(of: loadingFinal.commandWords, among: $0, decoder: final) } ?? [:]
-          return (final, Set(rules.keys), nearMisses)
+          let check = try profile.map { profile in
+            VoiceCheck(
+              profile: profile, features: try VoiceFeatures(model: loadingFinal.acousticModel),
+              otherVoices: try load(profile.otherVoicesModel).0)
+          }
+          return (final, Set(rules.keys), nearMisses, check)
         }
         finalLoaded.signal()
       }.start()
@@ -68,12 +102,14 @@ public final class PocketSphinxRecognizer: Recognizer {
     if configuration.finalPass == .batch && streamingGrammar.rules[Search.commands] != nil {
       try streaming.select(search: Search.commands)
     }
-    if let (final, searches, nearMisses) = try finalSetup.result?.get() {
+    if let (final, searches, nearMisses, check) = try finalSetup.result?.get() {
       self.final = final
       finalSearches = searches
       self.nearMisses = nearMisses
+      voiceCheck = check
     } else {
       final = nil
+      voiceCheck = nil
     }
     initialMean = streaming.cepstralMean
   }
@@ -212,5 +248,5 @@ public final class PocketSphinxRecognizer: Recognizer {
 
 /// The final pass's decoder, loaded on another thread.
 private final class FinalSetup: @unchecked Sendable {
-  var result: Result<(Decoder, Set<String>, [String: String]), Error>?
+  var result: Result<(Decoder, Set<String>, [String: String], PocketSphinxRecognizer.VoiceCheck?), Error>?
 }

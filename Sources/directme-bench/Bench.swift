@@ -12,7 +12,10 @@ struct DirectMeBenchmarks: ParsableCommand {
     commandName: "directme-bench",
     abstract: "DirectMe's benchmarks, which print numbers beside a baseline measured in the same run, and the files its model is built from.",
     discussion: "Not shipped with the app: `directme` runs, replays, scores, adapts and tunes; this measures it.",
-    subcommands: [AccuracyBench.self, LiveBench.self, EnrollBench.self, NoiseFiles.self, TrainingLabels.self, SyntheticLabels.self]
+    subcommands: [
+      AccuracyBench.self, LiveBench.self, EnrollBench.self, NoiseFiles.self, TrainingLabels.self, SyntheticLabels.self,
+      VoiceStatistics.self,
+    ]
   )
 }
 

@@ -1,8 +1,10 @@
 import ArgumentParser
 import DirectMeApp
+import DirectMeAudio
 import DirectMeBench
 import DirectMeCommandLine
 import DirectMeCore
+import DirectMeRecognizer
 import DirectMeTraining
 import Foundation
 
@@ -140,6 +142,62 @@ struct SyntheticLabels: ParsableCommand {
       let path = folder.appendingPathComponent("synthetic.tsv")
       try TrainingSet.labels(labels).write(to: path, atomically: true, encoding: .utf8)
       print("\(path.path): \(labels.count) clips, \(labels.filter { !$0.expected.isEmpty }.count) with a command, \(Set(labels.map(\.speaker)).count) voices")
+    }
+  }
+}
+
+/// Writes how people's voices vary (`voices.json`), for personal models' voice checks.
+struct VoiceStatistics: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "voices",
+    abstract: "Measure how utterances' mean cepstra vary between people (voices.json beside a model).",
+    discussion: """
+      Reads the recordings of labels files (path<TAB>...), measures each one's voice statistic \
+      through the model's front end, and writes their spread: 'directme personalize' scales \
+      its voice check by it (see VoiceProfile).
+      """
+  )
+
+  @Argument(help: ArgumentHelp("Labels files of many people's recordings.", valueName: "labels"))
+  var labels: [String]
+
+  @Option(help: ArgumentHelp("The model whose front end measures (default: DirectMe's).", valueName: "folder"))
+  var model: String = Resources.defaultModel
+
+  @Option(help: ArgumentHelp("Where to write the statistics (default: voices.json in the model folder).", valueName: "file"))
+  var out: String?
+
+  @Option(help: ArgumentHelp("Also write each recording's statistic here (path, then 12 numbers, tab-separated).", valueName: "file"))
+  var dump: String?
+
+  func run() throws {
+    try reportingErrors {
+      let (recordings, problems) = try LabelledAudioReader.read(labels)
+      for problem in problems { warn("voices: \(problem)") }
+      guard !recordings.isEmpty else { throw Failure("\(labels.joined(separator: ", ")): no recordings") }
+      let features = try VoiceFeatures(model: model)
+      var rows: [String] = []
+      var statistics: [[Double]] = []
+      for (index, recording) in recordings.enumerated() {
+        if let statistic = features.statistic(try AudioFileSource.readAll(path: recording.path)) {
+          statistics.append(statistic)
+          rows.append(([recording.path] + statistic.map { String(format: "%.4f", $0) }).joined(separator: "\t"))
+        }
+        if index % 500 == 499 { warn("voices: \(index + 1) of \(recordings.count)") }
+      }
+      if let dump { try (rows.joined(separator: "\n") + "\n").write(toFile: dump, atomically: true, encoding: .utf8) }
+      let speakers = Set(recordings.map(\.speaker)).count
+      guard
+        let population = VoicePopulation.measure(
+          statistics,
+          notes: [
+            "recordings": "\(statistics.count) of \(speakers) speakers",
+            "made by": "directme-bench voices \(labels.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))",
+          ])
+      else { throw Failure("too few recordings long enough to measure") }
+      let path = out ?? model + "/" + VoicePopulation.fileName
+      try population.json().write(to: URL(fileURLWithPath: path), options: .atomic)
+      print("\(path): the voice statistic of \(statistics.count) recordings of \(speakers) speakers")
     }
   }
 }

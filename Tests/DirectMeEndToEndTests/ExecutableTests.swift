@@ -330,6 +330,26 @@ struct ExecutableTests {
     let replayed = try TestSupport.run([executable!.path, "replay", "--json", file], environment: environment)
     #expect(replayed.status == 0, "\(replayed.stderr)")
     #expect(replayed.stdout.contains("\"instructions\":[\"up\"]"), "\(replayed.stdout)")
+    // The voice check: the enrolled voice is the owner's; a voice far from it (a woman's,
+    // not the enrolled man's) is decided by the shipped model.
+    #expect(run.stdout.contains("voice check: utterances within"), "\(run.stdout)")
+    #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent(VoiceProfile.fileName).path))
+    #expect(replayed.stdout.contains("\"owner\":true"), "\(replayed.stdout)")
+    let stranger = folder.appendingPathComponent("stranger.wav")
+    try TestSupport.speak("go left", voice: TestSupport.Voice(.flite, "slt"), to: stranger)
+    let strangers = try TestSupport.run([executable!.path, "replay", "--json", stranger.path], environment: environment)
+    #expect(strangers.stdout.contains("\"owner\":false"), "\(strangers.stdout)")
+    // A voice check naming a model for other voices that is gone: one line naming the file.
+    let broken = folder.appendingPathComponent("broken")
+    try FileManager.default.copyItem(at: model, to: broken)
+    var profile = try VoiceProfile.load(modelFolder: broken.path)!
+    profile.otherVoicesModel = folder.appendingPathComponent("gone").path
+    try profile.json().write(to: broken.appendingPathComponent(VoiceProfile.fileName))
+    let brokenRun = try TestSupport.run([executable!.path, "replay", "--model", broken.path, file], environment: environment)
+    #expect(brokenRun.status == 1)
+    #expect(
+      brokenRun.stderr.split(separator: "\n").count == 1 && brokenRun.stderr.contains("voice.json")
+        && brokenRun.stderr.contains("other voices"), "\(brokenRun.stderr)")
     // A personal model gone missing is one clear line; --no-personal-model and --reset go back.
     try FileManager.default.moveItem(at: model, to: folder.appendingPathComponent("moved"))
     let missing = try TestSupport.run([executable!.path, "replay", file], environment: environment)

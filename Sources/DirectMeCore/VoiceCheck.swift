@@ -1,0 +1,215 @@
+import Foundation
+
+/// Whether an utterance sounds like the voice a personal model was made for.
+///
+/// A personal model (`directme personalize`) is better for its owner and worse for other
+/// people: it hears their other words as commands more often. So it is used only for
+/// utterances in its owner's voice; the others are decided by the model it was made from.
+/// The voice is told by the utterance's mean cepstrum (its average spectral envelope: the
+/// speaker's vocal tract and the microphone and room), over the louder half of its frames,
+/// against the enrollment's, in units of how much that mean varies between people.
+public struct VoiceProfile: Codable, Hashable, Sendable {
+  /// The enrolled voice's mean cepstrum (coefficients 1...12; 0 is loudness).
+  public var mean: [Double]
+  /// How much each coefficient's utterance mean varies between people (`VoicePopulation`).
+  public var scale: [Double]
+  /// Utterances at most this far (root mean square, in units of `scale`) are the voice's.
+  public var threshold: Double
+  /// The model folder for other voices (the model the personal one was made from).
+  public var otherVoicesModel: String
+  /// How it was made, for people reading the file.
+  public var notes: [String: String]
+
+  public init(mean: [Double], scale: [Double], threshold: Double, otherVoicesModel: String, notes: [String: String] = [:]) {
+    self.mean = mean
+    self.scale = scale
+    self.threshold = threshold
+    self.otherVoicesModel = otherVoicesModel
+    self.notes = notes
+  }
+
+  /// The file beside a personal model's acoustic model.
+  public static let fileName = "voice.json"
+
+  /// How far an utterance's mean cepstrum (`VoiceStatistic.of`) lies from the voice's.
+  public func distance(_ statistic: [Double]) -> Double {
+    let count = min(statistic.count, mean.count, scale.count)
+    guard count > 0 else { return .infinity }
+    var sum = 0.0
+    for index in 0..<count {
+      let z = (statistic[index] - mean[index]) / max(scale[index], 1e-6)
+      sum += z * z
+    }
+    return (sum / Double(count)).squareRoot()
+  }
+
+  /// The voice check of one utterance.
+  public func check(_ statistic: [Double]?) -> VoiceMatch {
+    guard let statistic else { return VoiceMatch(distance: .infinity, threshold: threshold) }
+    return VoiceMatch(distance: distance(statistic), threshold: threshold)
+  }
+
+  /// A profile made from the statistics of the enrollment's recordings: their mean, and a
+  /// threshold `slack` times the distance that `share` of them lie within (so one odd take
+  /// does not widen it, and the owner's voice on another day still passes).
+  public static func enroll(
+    _ statistics: [[Double]], population: VoicePopulation, otherVoicesModel: String, share: Double = 0.9,
+    slack: Double = 1.2
+  ) -> VoiceProfile? {
+    let width = population.scale.count
+    let usable = statistics.filter { $0.count == width }
+    guard usable.count >= 3, width > 0 else { return nil }
+    let mean = (0..<width).map { index in usable.map { $0[index] }.reduce(0, +) / Double(usable.count) }
+    var profile = VoiceProfile(mean: mean, scale: population.scale, threshold: 0, otherVoicesModel: otherVoicesModel)
+    let distances = usable.map(profile.distance).sorted()
+    let within = distances[min(distances.count - 1, Int((Double(distances.count - 1) * share).rounded()))]
+    profile.threshold = within * slack
+    profile.notes = [
+      "recordings": "\(usable.count)",
+      "enrollment distances": String(
+        format: "median %.2f, %.0f%% within %.2f, largest %.2f", distances[distances.count / 2], share * 100, within,
+        distances.last!),
+      "threshold": String(format: "%.1f x %.2f", slack, within),
+    ]
+    return profile
+  }
+
+  /// Reads a voice profile (JSON).
+  public static func load(_ path: String) throws -> VoiceProfile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw VoiceFileError(file: path, problem: "cannot read the voice profile")
+    }
+    let profile: VoiceProfile
+    do {
+      profile = try JSONDecoder().decode(VoiceProfile.self, from: data)
+    } catch {
+      throw VoiceFileError(file: path, problem: "not a voice profile (\(error))")
+    }
+    guard !profile.mean.isEmpty, profile.mean.count == profile.scale.count, profile.threshold > 0 else {
+      throw VoiceFileError(file: path, problem: "not a voice profile (mean and scale must have the same length, the threshold above 0)")
+    }
+    return profile
+  }
+
+  /// The profile of a personal model folder, if it has one.
+  public static func load(modelFolder: String) throws -> VoiceProfile? {
+    let path = modelFolder + "/" + fileName
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    return try load(path)
+  }
+
+  /// The profile as pretty JSON with sorted keys.
+  public func json() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(self) + Data("\n".utf8)
+  }
+}
+
+/// How one utterance's voice compared with a personal model's.
+public struct VoiceMatch: Codable, Hashable, Sendable {
+  public var distance: Double
+  public var threshold: Double
+  public init(distance: Double, threshold: Double) {
+    self.distance = distance
+    self.threshold = threshold
+  }
+  /// The utterance is in the enrolled voice: the personal model decides it.
+  public var matches: Bool { distance <= threshold }
+
+  // Infinity is not JSON: a missing distance (no voiced frames) is written as null.
+  enum CodingKeys: String, CodingKey { case distance, threshold }
+  public init(from decoder: any Swift.Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    distance = try container.decodeIfPresent(Double.self, forKey: .distance) ?? .infinity
+    threshold = try container.decode(Double.self, forKey: .threshold)
+  }
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(distance.isFinite ? distance : nil, forKey: .distance)
+    try container.encode(threshold, forKey: .threshold)
+  }
+}
+
+/// How people's voices vary: the spread of utterances' mean cepstra over many speakers
+/// (`voices.json` beside the shipped model, from the recordings it was adapted on).
+public struct VoicePopulation: Codable, Hashable, Sendable {
+  public var mean: [Double]
+  public var scale: [Double]
+  public var notes: [String: String]
+
+  public init(mean: [Double], scale: [Double], notes: [String: String] = [:]) {
+    self.mean = mean
+    self.scale = scale
+    self.notes = notes
+  }
+
+  public static let fileName = "voices.json"
+
+  /// The spread of `statistics` (one a recording).
+  public static func measure(_ statistics: [[Double]], notes: [String: String] = [:]) -> VoicePopulation? {
+    guard statistics.count >= 2, let width = statistics.first?.count, width > 0,
+      statistics.allSatisfy({ $0.count == width })
+    else { return nil }
+    let count = Double(statistics.count)
+    let mean = (0..<width).map { index in statistics.map { $0[index] }.reduce(0, +) / count }
+    let scale = (0..<width).map { index in
+      (statistics.map { ($0[index] - mean[index]) * ($0[index] - mean[index]) }.reduce(0, +) / (count - 1)).squareRoot()
+    }
+    return VoicePopulation(mean: mean, scale: scale, notes: notes)
+  }
+
+  public static func load(_ path: String) throws -> VoicePopulation {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw VoiceFileError(file: path, problem: "cannot read the voice statistics")
+    }
+    do {
+      return try JSONDecoder().decode(VoicePopulation.self, from: data)
+    } catch {
+      throw VoiceFileError(file: path, problem: "not a voice statistics file (\(error))")
+    }
+  }
+
+  /// The statistics beside a model, if it has them.
+  public static func load(modelFolder: String) throws -> VoicePopulation? {
+    let path = modelFolder + "/" + fileName
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    return try load(path)
+  }
+
+  public func json() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(self) + Data("\n".utf8)
+  }
+}
+
+/// An utterance's voice statistic: its mean cepstrum (coefficients 1...12) over the louder
+/// half of its frames (by coefficient 0, log energy), where the speech is.
+public enum VoiceStatistic {
+  public static func of(_ cepstra: [[Float]]) -> [Double]? {
+    let frames = cepstra.filter { $0.count >= 13 }
+    guard frames.count >= 10 else { return nil }
+    let energies = frames.map(\.[0]).sorted()
+    let median = energies[energies.count / 2]
+    let loud = frames.filter { $0[0] >= median }
+    return (1..<13).map { index in loud.map { Double($0[index]) }.reduce(0, +) / Double(loud.count) }
+  }
+}
+
+/// A voice file that could not be read.
+public struct VoiceFileError: Error, CustomStringConvertible, Sendable {
+  public var file: String
+  public var problem: String
+  public var description: String { "\(file): \(problem)" }
+}
+
+extension Detector {
+  /// With a personal model (a folder holding `voice.json`): the detector of the model other
+  /// voices are decoded with (its `detector.json`), which decides their utterances.
+  public static func otherVoices(ofModel folder: String) throws -> Detector? {
+    guard let profile = try VoiceProfile.load(modelFolder: folder) else { return nil }
+    let path = profile.otherVoicesModel + "/detector.json"
+    return FileManager.default.fileExists(atPath: path) ? try Detector.load(path) : nil
+  }
+}

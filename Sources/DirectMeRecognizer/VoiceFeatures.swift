@@ -1,0 +1,77 @@
+import CPocketSphinx
+import DirectMeCore
+import Foundation
+
+/// The voice statistic of audio (`VoiceStatistic`): the acoustic model's own front end
+/// (its `feat.params`: filters, lifter) turns 16 kHz audio into cepstra.
+///
+/// Owns one `fe_t`. All calls must come from one thread at a time.
+public final class VoiceFeatures {
+  private let frontEnd: OpaquePointer
+  private let config: OpaquePointer
+
+  /// The front-end options of `feat.params` (the others are the decoder's).
+  static let frontEndOptions: Set<String> = [
+    "-lowerf", "-upperf", "-nfilt", "-transform", "-lifter", "-alpha", "-wlen", "-nfft", "-ncep", "-frate", "-doublebw",
+    "-remove_dc", "-remove_noise", "-samprate",
+  ]
+
+  /// A front end configured like `model`'s features. The corresponding C functions are
+  /// `cmd_ln_parse_r` and `fe_init_auto_r`.
+  public init(model: String) throws {
+    var options = ["-samprate", "16000", "-remove_silence", "no", "-dither", "no"]
+    if let params = AcousticModelFiles.path(of: "feat.params", in: model),
+      let text = try? String(contentsOfFile: params, encoding: .utf8)
+    {
+      for line in text.split(whereSeparator: \.isNewline) {
+        let parts = line.split(whereSeparator: \.isWhitespace).map(String.init)
+        if parts.count == 2, Self.frontEndOptions.contains(parts[0]), parts[0] != "-samprate" { options += parts }
+      }
+    }
+    let (config, log) = SphinxLog.capturing("reading front-end options") {
+      withCStrings(["directme"] + options) { argv in
+        cmd_ln_parse_r(nil, fe_get_args(), Int32(argv.count), argv.baseAddress, 0)
+      }
+    }
+    guard let config else {
+      throw PocketSphinxError.from("cmd_ln_parse_r", log: log, fallback: "bad front-end options \(options) of \(model)")
+    }
+    let (frontEnd, initLog) = SphinxLog.capturing("making the front end of \(model)") { fe_init_auto_r(config) }
+    guard let frontEnd else {
+      cmd_ln_free_r(config)
+      throw PocketSphinxError.from("fe_init_auto_r", log: initLog, fallback: "front end of \(model) failed")
+    }
+    self.frontEnd = frontEnd
+    self.config = config
+  }
+
+  deinit {
+    fe_free(frontEnd)
+    cmd_ln_free_r(config)
+  }
+
+  /// The cepstra of `samples` (16 kHz), a frame every 10 ms. The corresponding C function
+  /// is `fe_process_utt`.
+  public func cepstra(_ samples: [Int16]) -> [[Float]] {
+    guard !samples.isEmpty, fe_start_utt(frontEnd) == 0 else { return [] }
+    let width = Int(fe_get_output_size(frontEnd))
+    var block: UnsafeMutablePointer<UnsafeMutablePointer<mfcc_t>?>?
+    var count: Int32 = 0
+    let status = samples.withUnsafeBufferPointer { buffer in
+      fe_process_utt(frontEnd, buffer.baseAddress, buffer.count, &block, &count)
+    }
+    defer { if let block { fe_free_2d(block) } }
+    var last = [mfcc_t](repeating: 0, count: width)
+    var lastCount: Int32 = 0
+    fe_end_utt(frontEnd, &last, &lastCount)
+    guard status == 0, let block, count > 0 else { return [] }
+    return (0..<Int(count)).compactMap { frame in
+      block[frame].map { row in (0..<width).map { Float(row[$0]) } }
+    }
+  }
+
+  /// The voice statistic of `samples`, or nil when they are too short.
+  public func statistic(_ samples: [Int16]) -> [Double]? {
+    VoiceStatistic.of(cepstra(samples))
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import DirectMeCore
+
+@Suite("Voice check")
+struct VoiceCheckTests {
+  let population = VoicePopulation(mean: [0, 0, 0], scale: [10, 10, 5])
+
+  @Test("the statistic is the mean of coefficients 1...12 over the louder half of the frames")
+  func statistic() throws {
+    // Quiet frames (c0 = 1) hold 100s, loud ones (c0 = 9) hold their index: only loud count.
+    let quiet = [[Float]](repeating: [1] + [Float](repeating: 100, count: 12), count: 10)
+    let loud = (0..<10).map { index in [Float(9)] + [Float](repeating: Float(index), count: 12) }
+    let statistic = try #require(VoiceStatistic.of(quiet + loud))
+    #expect(statistic.count == 12)
+    #expect(statistic.allSatisfy { abs($0 - 4.5) < 1e-9 })
+    #expect(VoiceStatistic.of(Array(loud.prefix(5))) == nil, "too few frames to tell")
+  }
+
+  @Test("the population's spread scales the distance; the threshold covers most of the enrollment with slack")
+  func enroll() throws {
+    let takes: [[Double]] = (0..<9).map { index in [Double(index % 3), 1, 0] }
+    let profile = try #require(
+      VoiceProfile.enroll(takes, population: population, otherVoicesModel: "/base", share: 0.9, slack: 1.2))
+    #expect(profile.mean == [1, 1, 0])
+    // Takes lie 0 or 1/10 (one coefficient off by 1 in units of 10) from the mean, RMS over 3.
+    let farthest = (0.01 / 3).squareRoot()
+    #expect(abs(profile.threshold - 1.2 * farthest) < 1e-9)
+    #expect(profile.check([1, 1, 0]).matches)
+    // Half a unit off on the third coefficient (scale 5) is 2.5 units: another voice.
+    let other = profile.check([1, 1, 2.5])
+    #expect(!other.matches)
+    #expect(abs(other.distance - (0.25 / 3).squareRoot()) < 1e-9)
+    #expect(!profile.check(nil).matches, "an utterance too short to tell is not the owner's")
+    #expect(VoiceProfile.enroll(Array(takes.prefix(2)), population: population, otherVoicesModel: "/base") == nil)
+  }
+
+  @Test("the population's mean and spread are measured; profiles and matches survive JSON, an unmeasurable one too")
+  func files() throws {
+    let measured = try #require(VoicePopulation.measure([[1, 2, 3], [3, 2, 1]]))
+    #expect(measured.mean == [2, 2, 2])
+    #expect(abs(measured.scale[0] - 2.squareRoot()) < 1e-9 && measured.scale[1] == 0)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("voice-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(try VoiceProfile.load(modelFolder: folder.path) == nil)
+    let profile = VoiceProfile(mean: [1, 2, 3], scale: [1, 1, 1], threshold: 0.5, otherVoicesModel: "/base")
+    try profile.json().write(to: folder.appendingPathComponent(VoiceProfile.fileName))
+    #expect(try VoiceProfile.load(modelFolder: folder.path) == profile)
+    let unmeasured = VoiceMatch(distance: .infinity, threshold: 0.5)
+    let decoded = try JSONDecoder().decode(VoiceMatch.self, from: JSONEncoder().encode(unmeasured))
+    #expect(decoded.distance == .infinity && !decoded.matches)
+    try Data("{\"mean\": [1], \"scale\": [], \"threshold\": 1, \"otherVoicesModel\": \"/b\", \"notes\": {}}".utf8)
+      .write(to: folder.appendingPathComponent(VoiceProfile.fileName))
+    #expect(throws: VoiceFileError.self) { try VoiceProfile.load(modelFolder: folder.path) }
+  }
+
+  @Test("an utterance in another voice is decided by the other voices' detector")
+  func otherVoices() {
+    // Personal: confidence 0.5 at margin 0, threshold 0.4. Others: threshold 0.9.
+    let personal = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1), gate: .open, threshold: 0.4,
+      rescueThreshold: 0.3)
+    var others = personal
+    others.threshold = 0.9
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: personal, otherVoices: others))
+    func result(voice: VoiceMatch?) -> RecognitionResult {
+      let commands = Transcription(segments: [WordSegment(word: "up", start: 0.2, end: 0.5, score: -30, margin: 0)], score: -30)
+      return RecognitionResult(transcriptions: [commands], start: 0, end: 1, voice: voice)
+    }
+    #expect(interpreter.interpret(result(voice: VoiceMatch(distance: 0.3, threshold: 0.5))).directions == [.up])
+    #expect(interpreter.interpret(result(voice: nil)).directions == [.up], "no voice check: the model's own detector")
+    let other = interpreter.interpret(result(voice: VoiceMatch(distance: 0.8, threshold: 0.5)))
+    #expect(other.directions.isEmpty)
+    guard case .lowConfidence(_, _, let threshold) = other.rejection else {
+      Issue.record("expected a low-confidence rejection, got \(String(describing: other.rejection))")
+      return
+    }
+    #expect(threshold == 0.9)
+  }
+}
