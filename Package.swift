@@ -98,7 +98,7 @@ let package = Package(
     .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeEndToEndTests",
-      dependencies: ["DirectMeCore", "DirectMeAudio", "DirectMeDisplay", "DirectMeTestSupport"]),
+      dependencies: ["DirectMeCore", "DirectMeAudio", "DirectMeDisplay", "DirectMeRecognizer", "DirectMeTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -9,11 +9,13 @@
 #   4. learns the detector on the tuning part's speakers, with noisy copies and noise-only
 #      stretches, and checks it on held-out speakers (directme tune);
 #   5. measures how the adaptation speakers' voices vary (directme-bench voices), for the
-#      voice check of personal models.
+#      voice check of personal models;
+#   6. adapts a model for synthetic voices on top of it (directme-bench synthetic-labels,
+#      directme adapt) and writes the routing of synthetic-sounding utterances to it.
 # Takes about 20 minutes on 2 cores. Work files go to build/model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh
+./scripts/setup.sh --voices
 . scripts/env.sh
 swift build -c release --product directme
 swift build -c release --product directme-bench
@@ -36,9 +38,23 @@ mkdir -p models/en-us-directme.new
 # mdef is left out: it is the base model's, byte for byte (read from there through adaptation.json).
 # How people's voices vary (for personal models' voice checks), measured on the adaptation part.
 "$bench" voices "$work/adaptation.tsv" --model "$work/en-us-directme" --out "$work/en-us-directme/voices.json"
-for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json; do
+# Synthetic voices (espeak-ng, flite at rates and pitches the benchmark does not use) get a
+# model of their own, adapted further from this one, and utterances whose voice is nearer
+# theirs than people's go to it (routing.json).
+"$bench" synthetic-labels --out "$work/synthetic" --rounds 4 --commands-per-voice 14 --others-per-voice 14
+"$bin" adapt "$work/synthetic/synthetic.tsv" --base "$work/en-us-directme" --method map --out "$work/synthetic-voices" --force
+"$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
+  --routed-model synthetic-voices
+for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json routing.json; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
+mkdir -p models/en-us-directme.new/synthetic-voices
+for file in means variances sendump transition_matrices feat.params noisedict; do
+  cp "$work/synthetic-voices/$file" models/en-us-directme.new/synthetic-voices/
+done
+# Its base is the folder holding it (mdef is read from there, and from Debian's model in turn).
+sed 's|"baseModel" : "[^"]*"|"baseModel" : ".."|' "$work/synthetic-voices/adaptation.json" \
+  > models/en-us-directme.new/synthetic-voices/adaptation.json
 [ -f "$work/en-us-directme/mllr_matrix" ] && cp "$work/en-us-directme/mllr_matrix" models/en-us-directme.new/
 cp models/en-us-directme/README.md models/en-us-directme.new/ 2>/dev/null || true
 rm -rf models/en-us-directme

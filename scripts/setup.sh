@@ -11,6 +11,11 @@ packages=(
   espeak-ng flite sox sphinxbase-utils
 )
 
+# --voices: festival's voices too, which scripts/make-model.sh synthesizes adaptation clips with.
+if [ "${1:-}" = "--voices" ]; then
+  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

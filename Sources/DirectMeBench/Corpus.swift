@@ -273,7 +273,14 @@ public struct CorpusBuilder {
         if let pitch = voice.pitch { arguments += ["-p", String(pitch)] }
         try Tools.run(arguments + [text])
       }
-      try Tools.run(["sox", "-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path, "pad", "0.3", "0.3"])
+      // festival's voices are made faster or slower (words a minute, 130 their own) and higher
+      // or lower (cents) by sox.
+      var effects: [String] = []
+      if voice.engine == "text2wave" {
+        if let rate = voice.rate, rate != 130 { effects += ["tempo", String(format: "%.3f", Double(rate) / 130)] }
+        if let pitch = voice.pitch, pitch != 0 { effects += ["pitch", String(pitch)] }
+      }
+      try Tools.run(["sox", "-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path] + effects + ["pad", "0.3", "0.3"])
       try? FileManager.default.removeItem(at: raw)
     }
     return try Tools.samples(file.path)

@@ -8,7 +8,7 @@ import Foundation
 /// there so that a formant synthesizer's "down" is not a stranger.
 extension CorpusBuilder {
   /// Voices for adaptation: none with the rate and pitch of a benchmark voice.
-  public static func adaptationVoices() -> [Voice] {
+  public static func adaptationVoices(rounds: Int = 2) -> [Voice] {
     let benchmark = Set(syntheticVoices())
     var voices: [Voice] = []
     let accents = ["en-us", "en-gb", "en-029", "en-gb-x-gbclan", "en-us-nyc", "en-gb-x-gbcwmd", "en-gb-scotland", "en-gb-x-rp"]
@@ -16,12 +16,22 @@ extension CorpusBuilder {
     let rates = [120, 145, 175, 200]
     let pitches = [30, 45, 58, 72]
     for (index, variant) in variants.enumerated() {
-      for round in 0..<2 {
+      for round in 0..<rounds {
         let accent = accents[(index + round * 3) % accents.count]
         let voice = Voice(
           engine: "espeak-ng", name: accent + variant, rate: rates[(index + round) % rates.count],
           pitch: pitches[(index / 2 + round) % pitches.count])
         if !benchmark.contains(voice) { voices.append(voice) }
+      }
+    }
+    // Festival's voices (when installed), made faster, slower, higher and lower by sox.
+    for (voice, folder) in [
+      ("kal_diphone", "/usr/share/festival/voices/english/kal_diphone"),
+      ("ked_diphone", "/usr/share/festival/voices/english/ked_diphone"),
+      ("cmu_us_slt_arctic_hts", "/usr/share/festival/voices/us/cmu_us_slt_arctic_hts"),
+    ] where FileManager.default.fileExists(atPath: folder) {
+      for (rate, pitch) in [(110, -200), (150, 150), (130, 300)] {
+        voices.append(Voice(engine: "text2wave", name: voice, rate: rate, pitch: pitch))
       }
     }
     for name in ["slt", "rms", "awb", "kal16", "kal"] {
@@ -58,9 +68,9 @@ extension CorpusBuilder {
   }
 
   /// The adaptation corpus: every voice says a rotating share of the commands and the other words.
-  public func adaptationClips(commandsPerVoice: Int = 6, othersPerVoice: Int = 6) throws -> [SyntheticClip] {
+  public func adaptationClips(commandsPerVoice: Int = 6, othersPerVoice: Int = 6, rounds: Int = 2) throws -> [SyntheticClip] {
     var clips: [SyntheticClip] = []
-    let voices = Self.adaptationVoices().filter { Tools.which($0.engine) != nil }
+    let voices = Self.adaptationVoices(rounds: rounds).filter { Tools.which($0.engine) != nil }
     var nextCommand = 0
     var nextOther = 0
     for voice in voices {

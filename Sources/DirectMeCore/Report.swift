@@ -47,6 +47,8 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// With a personal model: how far the utterance's voice lay from its owner's, and
     /// whether the personal model decided it (`VoiceProfile`).
     public var voice: VoiceReport?
+    /// The voices whose own model decoded it ("synthetic"), when not the usual model.
+    public var voiceModel: String?
   }
   public struct VoiceReport: Codable, Hashable, Sendable {
     public var distance: Double?
@@ -122,7 +124,7 @@ public struct FileReport: Codable, Hashable, Sendable {
         VoiceReport(
           distance: $0.distance.isFinite ? $0.distance.rounded(to: 3) : nil, threshold: $0.threshold.rounded(to: 3),
           owner: $0.matches)
-      })
+      }, voiceModel: result.voiceModel)
   }
 
   /// One line of JSON.

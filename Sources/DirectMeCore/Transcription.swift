@@ -106,10 +106,12 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   /// With a personal model: whether the utterance was in its owner's voice (decoded with the
   /// personal model) or not (decoded with the model for other voices).
   public var voice: VoiceMatch?
+  /// The voices whose own model decoded the utterance, when not the model's (`VoiceRouting`).
+  public var voiceModel: String?
 
   public init(
     transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil,
-    voice: VoiceMatch? = nil
+    voice: VoiceMatch? = nil, voiceModel: String? = nil
   ) {
     self.transcriptions = transcriptions
     self.start = start
@@ -117,6 +119,7 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
     self.confidence = confidence
     self.signal = signal
     self.voice = voice
+    self.voiceModel = voiceModel
   }
 
   /// The reading that holds the commands and their margins, when the recognizer decoded
@@ -138,7 +141,8 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public func shifted(by offset: Double) -> RecognitionResult {
     RecognitionResult(
       transcriptions: transcriptions.map { $0.shifted(by: offset) },
-      start: start + offset, end: end + offset, confidence: confidence, signal: signal, voice: voice)
+      start: start + offset, end: end + offset, confidence: confidence, signal: signal, voice: voice,
+      voiceModel: voiceModel)
   }
 }
 

@@ -195,6 +195,28 @@ public enum VoiceStatistic {
     let loud = frames.filter { $0[0] >= median }
     return (1..<13).map { index in loud.map { Double($0[index]) }.reduce(0, +) / Double(loud.count) }
   }
+
+  /// The statistic `VoiceRouting` tells voices apart by (25 numbers): the mean cepstrum as
+  /// above, how much each coefficient varies over the same frames (standard deviation), and
+  /// how fast the spectrum changes (the mean absolute change of coefficients 1...12 from
+  /// frame to frame, over all frames). Synthetic voices are steadier than people.
+  public static func routing(_ cepstra: [[Float]]) -> [Double]? {
+    let frames = cepstra.filter { $0.count >= 13 }
+    guard frames.count >= 10, let mean = of(frames) else { return nil }
+    let energies = frames.map(\.[0]).sorted()
+    let median = energies[energies.count / 2]
+    let loud = frames.filter { $0[0] >= median }
+    let spread = (1..<13).map { index in
+      let values = loud.map { Double($0[index]) }
+      let average = values.reduce(0, +) / Double(values.count)
+      return (values.map { ($0 - average) * ($0 - average) }.reduce(0, +) / Double(values.count)).squareRoot()
+    }
+    var change = 0.0
+    for index in 1..<frames.count {
+      for coefficient in 1..<13 { change += abs(Double(frames[index][coefficient] - frames[index - 1][coefficient])) }
+    }
+    return mean + spread + [change / Double((frames.count - 1) * 12)]
+  }
 }
 
 /// A voice file that could not be read.
@@ -211,5 +233,109 @@ extension Detector {
     guard let profile = try VoiceProfile.load(modelFolder: folder) else { return nil }
     let path = profile.otherVoicesModel + "/detector.json"
     return FileManager.default.fileExists(atPath: path) ? try Detector.load(path) : nil
+  }
+}
+
+/// Sends utterances in voices the model hears badly to a model adapted to such voices.
+///
+/// DirectMe's model was adapted on people; synthetic speech (espeak-ng's formant voices, the
+/// festival diphone voices) says "down" in a way it does not know, and adapting the one model
+/// to both cost people accuracy. So the shipped model folder holds a second model, adapted
+/// further on synthetic voices, and each utterance whose voice statistic
+/// (`VoiceStatistic.routing`) lies nearer the synthetic voices' than people's (the mean
+/// distance to its `neighbours` nearest references of each kind, by `margin`) is decoded
+/// with it.
+public struct VoiceRouting: Codable, Hashable, Sendable {
+  /// What the routed voices are, for reports ("synthetic").
+  public var name: String
+  /// The routed voices' model folder, relative to the folder holding this file.
+  public var model: String
+  /// How much each number of the statistic varies between people's recordings.
+  public var scale: [Double]
+  /// Voice statistics (`VoiceStatistic.routing`) of people's recordings (the model's own voices).
+  public var people: [[Double]]
+  /// Voice statistics of the routed voices' recordings.
+  public var voices: [[Double]]
+  public var neighbours: Int
+  /// How much nearer (root mean square, in units of `scale`) the routed voices must be.
+  public var margin: Double
+  public var notes: [String: String]
+
+  public init(
+    name: String, model: String, scale: [Double], people: [[Double]], voices: [[Double]], neighbours: Int = 5,
+    margin: Double = 0.15, notes: [String: String] = [:]
+  ) {
+    self.name = name
+    self.model = model
+    self.scale = scale
+    self.people = people
+    self.voices = voices
+    self.neighbours = neighbours
+    self.margin = margin
+    self.notes = notes
+  }
+
+  public static let fileName = "routing.json"
+
+  /// The mean distance from `statistic` to its `neighbours` nearest `references`.
+  func nearest(_ statistic: [Double], among references: [[Double]]) -> Double {
+    var distances: [Double] = []
+    distances.reserveCapacity(references.count)
+    for reference in references where reference.count == statistic.count && reference.count == scale.count {
+      var sum = 0.0
+      for index in reference.indices {
+        let z = (statistic[index] - reference[index]) / max(scale[index], 1e-6)
+        sum += z * z
+      }
+      distances.append((sum / Double(reference.count)).squareRoot())
+    }
+    guard !distances.isEmpty else { return .infinity }
+    let nearest = distances.sorted().prefix(max(1, neighbours))
+    return nearest.reduce(0, +) / Double(nearest.count)
+  }
+
+  /// How much nearer the routed voices are than people (positive: route it).
+  public func lean(_ statistic: [Double]) -> Double {
+    nearest(statistic, among: people) - nearest(statistic, among: voices)
+  }
+
+  /// Whether an utterance goes to the routed voices' model (not when too short to tell).
+  public func routes(_ statistic: [Double]?) -> Bool {
+    guard let statistic else { return false }
+    return lean(statistic) > margin
+  }
+
+  /// The routing beside a model, if it has one.
+  public static func load(modelFolder: String) throws -> VoiceRouting? {
+    let path = modelFolder + "/" + fileName
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw VoiceFileError(file: path, problem: "cannot read the voice routing")
+    }
+    let routing: VoiceRouting
+    do {
+      routing = try JSONDecoder().decode(VoiceRouting.self, from: data)
+    } catch {
+      throw VoiceFileError(file: path, problem: "not a voice routing file (\(error))")
+    }
+    guard !routing.people.isEmpty, !routing.voices.isEmpty, !routing.scale.isEmpty else {
+      throw VoiceFileError(file: path, problem: "not a voice routing file (no references)")
+    }
+    return routing
+  }
+
+  /// The routed voices' model folder, for a routing read from `modelFolder`.
+  public func modelPath(in modelFolder: String) -> String {
+    model.hasPrefix("/") ? model : URL(fileURLWithPath: modelFolder).appendingPathComponent(model).standardizedFileURL.path
+  }
+
+  /// Compact JSON (the references are thousands of numbers), four decimals.
+  public func json() throws -> Data {
+    var rounded = self
+    rounded.people = people.map { $0.map { ($0 * 1e4).rounded() / 1e4 } }
+    rounded.voices = voices.map { $0.map { ($0 * 1e4).rounded() / 1e4 } }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(rounded) + Data("\n".utf8)
   }
 }

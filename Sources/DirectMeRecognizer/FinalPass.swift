@@ -11,10 +11,20 @@ extension PocketSphinxRecognizer {
     guard let personal = final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
     // With a personal model, an utterance in another voice is decoded with the model that
     // one was made from (see `VoiceProfile`).
-    let voice = voiceCheck.map { $0.profile.check($0.features.statistic(audio)) }
-    let final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
+    // Voices the model hears badly (synthetic speech) go to the model for them.
+    let cepstra = voiceFeatures?.cepstra(audio) ?? []
+    let voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
+    var final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
+    var routed: String?
+    if voice?.matches != true, let routing, routing.routes(VoiceStatistic.routing(cepstra)),
+      let decoder = try routedVoicesDecoder()
+    {
+      final = decoder
+      routed = routing.name
+    }
     var result = try finalPass(on: final)
     result.voice = voice
+    result.voiceModel = routed
     return result
   }
 

@@ -27,12 +27,20 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// A personal model's voice check (its `voice.json`): utterances in other voices are
   /// decoded by the final pass with the model it was made from.
   let voiceCheck: VoiceCheck?
+  /// The model's voice routing (its `routing.json`; for a personal model, that of the model
+  /// for other voices): utterances in the routed voices are decoded by the final pass with
+  /// the routed voices' model, loaded when first needed.
+  let routing: VoiceRouting?
+  /// The routed voices' model folder.
+  private let routedModel: String?
+  /// Its final-pass decoder, once loaded.
+  private var routedDecoder: Decoder?
+  /// Measures each utterance's voice, for the voice check and the routing.
+  let voiceFeatures: VoiceFeatures?
 
-  /// The voice profile, the front end measuring each utterance's voice, and the final
-  /// pass's decoder for other voices.
+  /// The voice profile and the final pass's decoder for other voices.
   struct VoiceCheck {
     let profile: VoiceProfile
-    let features: VoiceFeatures
     let otherVoices: Decoder
   }
 
@@ -60,6 +68,21 @@ public final class PocketSphinxRecognizer: Recognizer {
           problem: "the model for other voices it names is unusable (\(error))")
       }
     }
+    let routingFolder = profile?.otherVoicesModel ?? configuration.acousticModel
+    let routing = configuration.finalPass == .batch ? try VoiceRouting.load(modelFolder: routingFolder) : nil
+    if let routing {
+      var routed = configuration
+      routed.acousticModel = routing.modelPath(in: routingFolder)
+      do {
+        try Self.validateFiles(of: routed)
+      } catch let error as ConfigurationError {
+        throw ConfigurationError(
+          file: routingFolder + "/" + VoiceRouting.fileName, problem: "the model for \(routing.name) voices it names is unusable (\(error))")
+      }
+    }
+    self.routing = routing
+    routedModel = routing.map { $0.modelPath(in: routingFolder) }
+    voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
     if configuration.finalPass == .batch {
       let loadingFinal = loading
       Thread {
@@ -77,9 +100,7 @@ public final class PocketSphinxRecognizer: Recognizer {
           let (final, rules) = try load(loadingFinal.acousticModel)
           let nearMisses = rules[Search.garbage].map { Self.nearMisses(of: loadingFinal.commandWords, among: $0, decoder: final) } ?? [:]
           let check = try profile.map { profile in
-            VoiceCheck(
-              profile: profile, features: try VoiceFeatures(model: loadingFinal.acousticModel),
-              otherVoices: try load(profile.otherVoicesModel).0)
+            VoiceCheck(profile: profile, otherVoices: try load(profile.otherVoicesModel).0)
           }
           return (final, Set(rules.keys), nearMisses, check)
         }
@@ -121,6 +142,23 @@ public final class PocketSphinxRecognizer: Recognizer {
     if let extra = configuration.extraDictionary {
       try decoder.addWords(from: extra)
     }
+    return decoder
+  }
+
+  /// The final-pass decoder of the routed voices' model, loaded the first time an utterance
+  /// goes to it (most sessions never need it: its memory is not spent for nothing).
+  func routedVoicesDecoder() throws -> Decoder? {
+    if let routedDecoder { return routedDecoder }
+    guard let routedModel else { return nil }
+    var loading = configuration
+    loading.acousticModel = routedModel
+    loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
+    defer { try? FileManager.default.removeItem(atPath: loading.dictionary) }
+    let decoder = try Self.makeDecoder(loading, extra: loading.finalDecoderOptions)
+    _ = try decoder.setGrammar(
+      loading.grammar, named: Search.main,
+      rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage])
+    routedDecoder = decoder
     return decoder
   }
 

@@ -74,4 +74,9 @@ public final class VoiceFeatures {
   public func statistic(_ samples: [Int16]) -> [Double]? {
     VoiceStatistic.of(cepstra(samples))
   }
+
+  /// The routing statistic (`VoiceStatistic.routing`) of `samples`, or nil when too short.
+  public func routingStatistic(_ samples: [Int16]) -> [Double]? {
+    VoiceStatistic.routing(cepstra(samples))
+  }
 }

@@ -14,7 +14,7 @@ struct DirectMeBenchmarks: ParsableCommand {
     discussion: "Not shipped with the app: `directme` runs, replays, scores, adapts and tunes; this measures it.",
     subcommands: [
       AccuracyBench.self, LiveBench.self, EnrollBench.self, NoiseFiles.self, TrainingLabels.self, SyntheticLabels.self,
-      VoiceStatistics.self,
+      VoiceStatistics.self, VoiceRoutingFile.self,
     ]
   )
 }
@@ -206,7 +206,8 @@ struct AccuracyBench: ParsableCommand {
         }.joined(separator: " ")
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""
         let voiced = result.signal.map { String(format: ", voiced %.0f ms", $0.longestVoiced * 1000) } ?? ""
-        return commands + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + ")"
+        let model = result.voiceModel.map { ", \($0) model" } ?? ""
+        return commands + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + model + ")"
       }.joined(separator: " | ")
       text += [
         outcome.item.condition, outcome.item.id, outcome.item.expected.map(\.rawValue).joined(separator: " "), mine,

@@ -130,12 +130,21 @@ struct SyntheticLabels: ParsableCommand {
   @Option(help: ArgumentHelp("Where to write the recordings and synthetic.tsv.", valueName: "folder"))
   var out: String
 
+  @Option(help: ArgumentHelp("Command phrases each voice says (in turn through the list).", valueName: "count"))
+  var commandsPerVoice: Int = 6
+
+  @Option(help: ArgumentHelp("Other words and phrases each voice says.", valueName: "count"))
+  var othersPerVoice: Int = 6
+
+  @Option(help: ArgumentHelp("espeak-ng voices per variant (each with its own accent, rate and pitch).", valueName: "count"))
+  var rounds: Int = 2
+
   func run() throws {
     try reportingErrors {
       let folder = URL(fileURLWithPath: out)
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let builder = CorpusBuilder(cache: folder) { FileHandle.standardError.write(Data("synthetic-labels: \($0)\n".utf8)) }
-      let clips = try builder.adaptationClips()
+      let clips = try builder.adaptationClips(commandsPerVoice: commandsPerVoice, othersPerVoice: othersPerVoice, rounds: rounds)
       let labels = clips.map {
         LabelledAudio(path: $0.path, expected: $0.expected, transcript: $0.words, speaker: $0.speaker)
       }
@@ -198,6 +207,63 @@ struct VoiceStatistics: ParsableCommand {
       let path = out ?? model + "/" + VoicePopulation.fileName
       try population.json().write(to: URL(fileURLWithPath: path), options: .atomic)
       print("\(path): the voice statistic of \(statistics.count) recordings of \(speakers) speakers")
+    }
+  }
+}
+
+/// Writes the voice routing beside a model (`routing.json`): which voices go to a model of
+/// their own.
+struct VoiceRoutingFile: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "routing",
+    abstract: "Write routing.json: utterances nearer the given voices than people go to their own model.",
+    discussion: """
+      Measures the voice statistic of every recording of --people and --voices through the \
+      model's front end, and writes them as the references of a routing to --routed-model \
+      (a folder relative to the model's; see VoiceRouting).
+      """
+  )
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Labels files of people's recordings (the model's own voices).", valueName: "labels"))
+  var people: [String]
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Labels files of the routed voices' recordings.", valueName: "labels"))
+  var voices: [String]
+
+  @Option(help: ArgumentHelp("What the routed voices are, for reports.", valueName: "name"))
+  var name: String = "synthetic"
+
+  @Option(help: ArgumentHelp("The routed voices' model folder, relative to the model folder.", valueName: "folder"))
+  var routedModel: String = "synthetic-voices"
+
+  @Option(help: ArgumentHelp("The model (default: DirectMe's); routing.json is written into it.", valueName: "folder"))
+  var model: String = Resources.defaultModel
+
+  @Option(help: ArgumentHelp("How much nearer the routed voices must be.", valueName: "distance"))
+  var margin: Double = 0.15
+
+  func run() throws {
+    try reportingErrors {
+      let features = try VoiceFeatures(model: model)
+      func statistics(_ labels: [String]) throws -> ([[Double]], Int) {
+        let (recordings, problems) = try LabelledAudioReader.read(labels)
+        for problem in problems { warn("routing: \(problem)") }
+        let statistics = try recordings.compactMap { features.routingStatistic(try AudioFileSource.readAll(path: $0.path)) }
+        return (statistics, Set(recordings.map(\.speaker)).count)
+      }
+      let (people, speakers) = try statistics(self.people)
+      let (voices, voiceCount) = try statistics(self.voices)
+      guard let population = VoicePopulation.measure(people) else { throw Failure("too few recordings of people") }
+      let routing = VoiceRouting(
+        name: name, model: routedModel, scale: population.scale, people: people, voices: voices, margin: margin,
+        notes: [
+          "people": "\(people.count) recordings of \(speakers) speakers (\(self.people.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")))",
+          "voices": "\(voices.count) recordings of \(voiceCount) voices (\(self.voices.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")))",
+          "made by": "directme-bench routing",
+        ])
+      let path = model + "/" + VoiceRouting.fileName
+      try routing.json().write(to: URL(fileURLWithPath: path), options: .atomic)
+      print("\(path): \(people.count) people's recordings, \(voices.count) of \(name) voices, routed to \(routedModel)")
     }
   }
 }

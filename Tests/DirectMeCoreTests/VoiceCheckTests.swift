@@ -16,6 +16,14 @@ struct VoiceCheckTests {
     #expect(statistic.count == 12)
     #expect(statistic.allSatisfy { abs($0 - 4.5) < 1e-9 })
     #expect(VoiceStatistic.of(Array(loud.prefix(5))) == nil, "too few frames to tell")
+    // The routing statistic: the mean, the spread over the loud frames (indices 0...9: a
+    // standard deviation of 2.87), and the mean change from frame to frame (99 once at the
+    // step from quiet to loud, 1 at each of the 9 steps between loud frames, over 19 steps).
+    let routing = try #require(VoiceStatistic.routing(quiet + loud))
+    #expect(routing.count == 25)
+    #expect(routing.prefix(12).allSatisfy { abs($0 - 4.5) < 1e-9 })
+    #expect(routing[12..<24].allSatisfy { abs($0 - (8.25).squareRoot()) < 1e-9 })
+    #expect(abs(routing[24] - (abs(0 - 100.0) + 9) / 19) < 1e-9)
   }
 
   @Test("the population's spread scales the distance; the threshold covers most of the enrollment with slack")
@@ -78,5 +86,44 @@ struct VoiceCheckTests {
       return
     }
     #expect(threshold == 0.9)
+  }
+}
+
+@Suite("Voice routing")
+struct VoiceRoutingTests {
+  let routing = VoiceRouting(
+    name: "synthetic", model: "synthetic-voices", scale: [1, 1], people: [[0, 0], [0, 1], [1, 0]],
+    voices: [[10, 10], [9, 10], [10, 9]], neighbours: 2, margin: 0.5)
+
+  @Test("an utterance nearer the routed voices than people, by the margin, is routed; one too short to tell is not")
+  func routes() {
+    #expect(routing.routes([9, 9]))
+    #expect(!routing.routes([0.5, 0.5]))
+    // Halfway: equally near both, not by the margin.
+    #expect(abs(routing.lean([5, 5])) < 1e-9 || routing.lean([5, 5]) < 0.5)
+    #expect(!routing.routes([5, 5]))
+    #expect(!routing.routes(nil))
+    // The mean of the two nearest: people at 0 and 1 from [0, 0].
+    #expect(abs(routing.nearest([0, 0], among: routing.people) - (0 + (0.5).squareRoot()) / 2) < 1e-9)
+  }
+
+  @Test("the routed model's folder is relative to the model's; the file round-trips at four decimals")
+  func files() throws {
+    #expect(routing.modelPath(in: "/models/m") == "/models/m/synthetic-voices")
+    var absolute = routing
+    absolute.model = "/elsewhere"
+    #expect(absolute.modelPath(in: "/models/m") == "/elsewhere")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("routing-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(try VoiceRouting.load(modelFolder: folder.path) == nil)
+    var precise = routing
+    precise.people[0] = [0.123456, 0]
+    try precise.json().write(to: folder.appendingPathComponent(VoiceRouting.fileName))
+    let loaded = try #require(try VoiceRouting.load(modelFolder: folder.path))
+    #expect(loaded.people[0] == [0.1235, 0])
+    #expect(loaded.voices == routing.voices)
+    try Data("{}".utf8).write(to: folder.appendingPathComponent(VoiceRouting.fileName))
+    #expect(throws: VoiceFileError.self) { try VoiceRouting.load(modelFolder: folder.path) }
   }
 }

@@ -1,4 +1,5 @@
 import DirectMeCore
+import DirectMeRecognizer
 import DirectMeTestSupport
 import Foundation
 import Testing
@@ -361,6 +362,45 @@ struct ExecutableTests {
     #expect(reset.status == 0, "\(reset.stderr)")
     let after = try TestSupport.run([executable!.path, "replay", file], environment: environment)
     #expect(after.status == 0, "\(after.stderr)")
+  }
+
+  @Test("a model's voice routing sends utterances nearer its voices than people to their own model; a broken one is one line")
+  func voiceRouting() throws {
+    let folder = try TestSupport.temporaryFolder("routing")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("left.wav")
+    try TestSupport.speak("left", voice: flite, to: file)
+    // The shipped model, with a routed model of its own (Debian's, named by its folder).
+    let model = folder.appendingPathComponent("model")
+    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+    for name in try FileManager.default.contentsOfDirectory(atPath: TestSupport.shippedModel.path) where !name.hasPrefix("routing") {
+      try FileManager.default.createSymbolicLink(
+        at: model.appendingPathComponent(name), withDestinationURL: TestSupport.shippedModel.appendingPathComponent(name))
+    }
+    let statistic = try #require(
+      try VoiceFeatures(model: TestSupport.shippedModel.path).routingStatistic(try TestSupport.samples(of: file)))
+    func write(voices: [[Double]], people: [[Double]], routed: String) throws {
+      let routing = VoiceRouting(
+        name: "test voices", model: routed, scale: [Double](repeating: 10, count: statistic.count), people: people, voices: voices,
+        neighbours: 1)
+      try routing.json().write(to: model.appendingPathComponent(VoiceRouting.fileName))
+    }
+    let far = statistic.map { $0 + 50 }
+    try write(voices: [statistic], people: [far], routed: "/usr/share/pocketsphinx/model/en-us/en-us")
+    let routed = try TestSupport.run([executable!.path, "replay", "--json", "--model", model.path, file.path])
+    #expect(routed.status == 0, "\(routed.stderr)")
+    #expect(routed.stdout.contains("\"voice_model\":\"test voices\""), "\(routed.stdout)")
+    #expect(routed.stdout.contains("\"instructions\":[\"left\"]"), "\(routed.stdout)")
+    // Nearer people: the model's own decoder, no mention.
+    try write(voices: [far], people: [statistic], routed: "/usr/share/pocketsphinx/model/en-us/en-us")
+    let own = try TestSupport.run([executable!.path, "replay", "--json", "--model", model.path, file.path])
+    #expect(own.status == 0, "\(own.stderr)")
+    #expect(!own.stdout.contains("voice_model"), "\(own.stdout)")
+    // A routing to a model that is not there: one line naming routing.json.
+    try write(voices: [statistic], people: [far], routed: "no-such-model")
+    let broken = try TestSupport.run([executable!.path, "replay", "--model", model.path, file.path])
+    #expect(broken.status == 1)
+    #expect(broken.stderr.split(separator: "\n").count == 1 && broken.stderr.contains("routing.json"), "\(broken.stderr)")
   }
 
   @Test("--save-session writes each utterance and a log, private to the user; replaying the folder gives the same instructions")
