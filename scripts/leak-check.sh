@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Replays synthetic commands (one word, a carrier phrase, a sequence with early decisions,
-# other speech) through `directme replay` under valgrind: exits 1 on any memory error or
+# other speech, an espeak-ng voice that the synthetic-voices model decodes) through
+# `directme replay` under valgrind: exits 1 on any memory error or
 # memory definitely lost. Needs valgrind (apt-get install valgrind); about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,10 @@ for text in "up" "please move the ninja left" "down. right. up." "good morning";
   sox -R "$work/raw$i.wav" -r 16000 -c 1 -b 16 "$work/$i.wav" pad 0.3 0.6
   files+=("$work/$i.wav")
 done
+# An espeak-ng voice: decoded by the synthetic-voices model (loaded on first use).
+espeak-ng -v en-us -w "$work/raw-espeak.wav" "down"
+sox -R "$work/raw-espeak.wav" -r 16000 -c 1 -b 16 "$work/espeak.wav" pad 0.3 0.6
+files+=("$work/espeak.wav")
 valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 --num-callers=30 \
   --log-file="$work/valgrind.log" .build/release/directme replay "${files[@]}" >/dev/null || {
   cat "$work/valgrind.log" >&2
