@@ -120,8 +120,10 @@ public struct PersonalizeJob {
     output.warning("personalize: scoring the recordings with \(base)")
     let before = try score(model: base, recordings: recordings)
 
-    var options = AdaptationOptions(baseModel: base, dictionary: dictionary)
-    options.method = .auto
+    // Adapted from the base model, and (without --tune) also from the base's model for routed
+    // voices (synthetic speech): whichever does best on the recordings is kept.
+    let routing = try VoiceRouting.load(modelFolder: base)
+    let sources = [base] + (tune ? [] : routing.map { [$0.modelPath(in: base)] } ?? [])
     let outURL = URL(fileURLWithPath: out)
     let staging = URL(fileURLWithPath: out + ".new")
     let work = URL(fileURLWithPath: out + ".work")
@@ -129,11 +131,22 @@ public struct PersonalizeJob {
     try? FileManager.default.removeItem(at: work)
     defer { try? FileManager.default.removeItem(at: work) }
     try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let bar = StageProgress()
-    let summary = try ModelAdapter(options: options).adapt(items, output: staging, work: work) { progress in
-      bar.update(progress.stage, progress.done, progress.total)
+    var adaptations: [(source: String, folder: URL, summary: AdaptationSummary)] = []
+    for (index, source) in sources.enumerated() {
+      var options = AdaptationOptions(baseModel: source, dictionary: dictionary)
+      options.method = .auto
+      let folder = index == 0 ? staging : URL(fileURLWithPath: out + ".new\(index)")
+      try? FileManager.default.removeItem(at: folder)
+      try? FileManager.default.removeItem(at: work)
+      let bar = StageProgress()
+      let summary = try ModelAdapter(options: options).adapt(items, output: folder, work: work) { progress in
+        bar.update(progress.stage, progress.done, progress.total)
+      }
+      bar.finish()
+      adaptations.append((source, folder, summary))
     }
-    bar.finish()
+    defer { for extra in adaptations.dropFirst() { try? FileManager.default.removeItem(at: extra.folder) } }
+    var summary = adaptations[0].summary
     // The base model's detector, at the speaker's own operating point: lower when that gets
     // more of their commands right and none of their other phrases moves the ninja (a full
     // `tune` needs more recordings than an enrollment usually has).
@@ -149,31 +162,47 @@ public struct PersonalizeJob {
           progress: { _, _ in }, failed: { _, _ in })
         return DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded)
       }
-      // Adapting on a minute of audio can also make things worse (a voice whose "up" the
-      // adapted model reads as "up up"): the adapted model is kept only when it does better
-      // on the recordings than the model it started from, each at the speaker's own point.
-      let adapted = try personalPoint(staging.path)
-      let unadapted = try personalPoint(base)
       func better(_ a: TuningScore, than b: TuningScore) -> Bool {
         a.falseAlarmsPooled < b.falseAlarmsPooled - 1e-9
           || abs(a.falseAlarmsPooled - b.falseAlarmsPooled) < 1e-9 && a.accuracy > b.accuracy + 1e-9
       }
-      let personal: (detector: Detector, before: TuningScore, after: TuningScore)
-      if better(adapted.after, than: unadapted.after) {
-        personal = adapted
+      // Adapting on a minute of audio can also make things worse (a voice whose "up" the
+      // adapted model reads as "up up"): an adapted model is kept only when it does better
+      // on the recordings than the base model as it is (routing included), each at the
+      // speaker's own point.
+      var personal = try personalPoint(base)
+      var chosen: Int?
+      for (index, adaptation) in adaptations.enumerated() {
+        let candidate = try personalPoint(adaptation.folder.path)
+        if better(candidate.after, than: personal.after) {
+          personal = candidate
+          chosen = index
+        }
+      }
+      if let chosen {
+        if chosen > 0 {
+          try FileManager.default.removeItem(at: staging)
+          try FileManager.default.moveItem(at: adaptations[chosen].folder, to: staging)
+          summary = adaptations[chosen].summary
+          output.line("your voice is heard best by a model adapted from \(adaptations[chosen].source)")
+        }
       } else {
-        personal = unadapted
         keptAdaptation = false
         output.line(
           String(
-            format: "the adapted acoustic model did no better on your recordings (%.0f%% against %.0f%% of the commands): keeping %@'s, at your own operating point",
-            adapted.after.accuracy * 100, unadapted.after.accuracy * 100, base))
+            format: "no adapted acoustic model did better on your recordings (%.0f%% of the commands right as it is): keeping %@'s, at your own operating point",
+            personal.after.accuracy * 100, base))
         for file in ["means", "variances", "sendump", "mixture_weights", "mllr_matrix", "transition_matrices", "mdef", "feat.params", "noisedict"] {
           let target = staging.appendingPathComponent(file).path
           try? FileManager.default.removeItem(atPath: target)
           if let source = AcousticModelFiles.path(of: file, in: base) {
             try FileManager.default.copyItem(atPath: source, toPath: target)
           }
+        }
+        // The base as it is routes voices to their own models: so does this copy.
+        if var routing {
+          routing.model = routing.modelPath(in: base)
+          try routing.json().write(to: staging.appendingPathComponent(VoiceRouting.fileName), options: .atomic)
         }
       }
       try personal.detector.json().write(to: staging.appendingPathComponent("detector.json"), options: .atomic)

@@ -16,10 +16,10 @@ extension PocketSphinxRecognizer {
     let voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
     var final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
     var routed: String?
-    if voice?.matches != true, let routing, routing.routes(VoiceStatistic.routing(cepstra)),
-      let decoder = try routedVoicesDecoder()
+    if let routing = voice.map({ $0.matches ? routing : otherVoicesRouting }) ?? routing,
+      routing.routes(VoiceStatistic.routing(cepstra))
     {
-      final = decoder
+      final = try routedVoicesDecoder(routing.model)
       routed = routing.name
     }
     var result = try finalPass(on: final)

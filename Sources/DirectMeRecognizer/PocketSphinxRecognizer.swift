@@ -30,11 +30,13 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// The model's voice routing (its `routing.json`; for a personal model, that of the model
   /// for other voices): utterances in the routed voices are decoded by the final pass with
   /// the routed voices' model, loaded when first needed.
+  /// The routing of the model's own folder (for a personal model: of its owner's utterances)
+  /// and, for a personal model, of the model for other voices; each routing's `model` is an
+  /// absolute path.
   let routing: VoiceRouting?
-  /// The routed voices' model folder.
-  private let routedModel: String?
-  /// Its final-pass decoder, once loaded.
-  private var routedDecoder: Decoder?
+  let otherVoicesRouting: VoiceRouting?
+  /// The routed voices' final-pass decoders, by model folder, once loaded.
+  private var routedDecoders: [String: Decoder] = [:]
   /// Measures each utterance's voice, for the voice check and the routing.
   let voiceFeatures: VoiceFeatures?
 
@@ -68,20 +70,21 @@ public final class PocketSphinxRecognizer: Recognizer {
           problem: "the model for other voices it names is unusable (\(error))")
       }
     }
-    let routingFolder = profile?.otherVoicesModel ?? configuration.acousticModel
-    let routing = configuration.finalPass == .batch ? try VoiceRouting.load(modelFolder: routingFolder) : nil
-    if let routing {
+    func loadRouting(_ folder: String) throws -> VoiceRouting? {
+      guard configuration.finalPass == .batch, var routing = try VoiceRouting.load(modelFolder: folder) else { return nil }
+      routing.model = routing.modelPath(in: folder)
       var routed = configuration
-      routed.acousticModel = routing.modelPath(in: routingFolder)
+      routed.acousticModel = routing.model
       do {
         try Self.validateFiles(of: routed)
       } catch let error as ConfigurationError {
         throw ConfigurationError(
-          file: routingFolder + "/" + VoiceRouting.fileName, problem: "the model for \(routing.name) voices it names is unusable (\(error))")
+          file: folder + "/" + VoiceRouting.fileName, problem: "the model for \(routing.name) voices it names is unusable (\(error))")
       }
+      return routing
     }
-    self.routing = routing
-    routedModel = routing.map { $0.modelPath(in: routingFolder) }
+    routing = try loadRouting(configuration.acousticModel)
+    otherVoicesRouting = try profile.flatMap { try loadRouting($0.otherVoicesModel) }
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
     if configuration.finalPass == .batch {
       let loadingFinal = loading
@@ -147,9 +150,8 @@ public final class PocketSphinxRecognizer: Recognizer {
 
   /// The final-pass decoder of the routed voices' model, loaded the first time an utterance
   /// goes to it (most sessions never need it: its memory is not spent for nothing).
-  func routedVoicesDecoder() throws -> Decoder? {
-    if let routedDecoder { return routedDecoder }
-    guard let routedModel else { return nil }
+  func routedVoicesDecoder(_ routedModel: String) throws -> Decoder {
+    if let decoder = routedDecoders[routedModel] { return decoder }
     var loading = configuration
     loading.acousticModel = routedModel
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
@@ -158,7 +160,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
       rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage])
-    routedDecoder = decoder
+    routedDecoders[routedModel] = decoder
     return decoder
   }
 
