@@ -152,6 +152,7 @@ public struct PersonalizeJob {
     // `tune` needs more recordings than an enrollment usually has).
     let baseDetector = base + "/detector.json"
     var keptAdaptation = true
+    var adaptedFromRouted = false
     if !tune, FileManager.default.fileExists(atPath: baseDetector) {
       let detector = try Detector.load(baseDetector)
       func personalPoint(_ model: String) throws -> (detector: Detector, before: TuningScore, after: TuningScore) {
@@ -184,6 +185,7 @@ public struct PersonalizeJob {
           try FileManager.default.removeItem(at: staging)
           try FileManager.default.moveItem(at: adaptations[chosen].folder, to: staging)
           summary = adaptations[chosen].summary
+          adaptedFromRouted = true
           output.line("your voice is heard best by a model adapted from \(adaptations[chosen].source)")
         }
       } else {
@@ -224,7 +226,8 @@ public struct PersonalizeJob {
     // words as commands more often).
     if let population = try VoicePopulation.load(modelFolder: base) {
       let statistics = try Self.voiceStatistics(recordings.map(\.path), model: staging.path)
-      if let profile = VoiceProfile.enroll(statistics, population: population, otherVoicesModel: base) {
+      if var profile = VoiceProfile.enroll(statistics, population: population, otherVoicesModel: base) {
+        if adaptedFromRouted { profile.routedOnly = true }
         try profile.json().write(to: staging.appendingPathComponent(VoiceProfile.fileName), options: .atomic)
         output.line(
           String(

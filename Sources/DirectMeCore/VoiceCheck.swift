@@ -17,6 +17,9 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
   public var threshold: Double
   /// The model folder for other voices (the model the personal one was made from).
   public var otherVoicesModel: String
+  /// The personal model was adapted from the other-voices model's model for routed voices
+  /// (synthetic speech): it decides only the owner's utterances that would be routed there.
+  public var routedOnly: Bool?
   /// How it was made, for people reading the file.
   public var notes: [String: String]
 
@@ -110,24 +113,30 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
 public struct VoiceMatch: Codable, Hashable, Sendable {
   public var distance: Double
   public var threshold: Double
-  public init(distance: Double, threshold: Double) {
+  /// Set when something besides the distance decided (a `routedOnly` profile's utterance
+  /// that is not routed is not the owner's).
+  public var decided: Bool?
+  public init(distance: Double, threshold: Double, decided: Bool? = nil) {
     self.distance = distance
     self.threshold = threshold
+    self.decided = decided
   }
   /// The utterance is in the enrolled voice: the personal model decides it.
-  public var matches: Bool { distance <= threshold }
+  public var matches: Bool { decided ?? (distance <= threshold) }
 
   // Infinity is not JSON: a missing distance (no voiced frames) is written as null.
-  enum CodingKeys: String, CodingKey { case distance, threshold }
+  enum CodingKeys: String, CodingKey { case distance, threshold, decided }
   public init(from decoder: any Swift.Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     distance = try container.decodeIfPresent(Double.self, forKey: .distance) ?? .infinity
     threshold = try container.decode(Double.self, forKey: .threshold)
+    decided = try container.decodeIfPresent(Bool.self, forKey: .decided)
   }
   public func encode(to encoder: any Swift.Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(distance.isFinite ? distance : nil, forKey: .distance)
     try container.encode(threshold, forKey: .threshold)
+    try container.encodeIfPresent(decided, forKey: .decided)
   }
 }
 

@@ -13,7 +13,13 @@ extension PocketSphinxRecognizer {
     // one was made from (see `VoiceProfile`).
     // Voices the model hears badly (synthetic speech) go to the model for them.
     let cepstra = voiceFeatures?.cepstra(audio) ?? []
-    let voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
+    var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
+    // A personal model adapted from the model for routed voices knows only such voices.
+    if voice?.matches == true, voiceCheck?.profile.routedOnly == true,
+      otherVoicesRouting?.routes(VoiceStatistic.routing(cepstra)) != true
+    {
+      voice?.decided = false
+    }
     var final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
     var routed: String?
     if let routing = voice.map({ $0.matches ? routing : otherVoicesRouting }) ?? routing,
