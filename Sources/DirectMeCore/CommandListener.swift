@@ -190,11 +190,13 @@ public final class CommandListener {
   }
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
-  /// the utterance's signal evidence, and each command word's own voicing.
+  /// the utterance's signal evidence, and each command word's own voicing (its vowel: voiced
+  /// frames not faint beside the utterance's loudest).
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
     result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
-    let periods = SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate)
+    let periods = SignalEvidence.audiblePeriods(
+      SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate), of: utteranceAudio, sampleRate: sampleRate)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
         let word = result.transcriptions[t].segments[w]

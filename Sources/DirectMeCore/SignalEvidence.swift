@@ -44,6 +44,22 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     pitchPeriods(samples, sampleRate: sampleRate, frames: samples.count / (sampleRate / 100))
   }
 
+  /// How far (dB) under the utterance's loudest frame a frame may lie and still be a word's
+  /// vowel. Quieter voiced sound is not a word said to DirectMe: the faint lead-in a speech
+  /// synthesizer puts before a word (44 dB under its vowel, read as a second "up"), a voice in
+  /// the next room under one's own.
+  public static let faintBelowLoudest = 40.0
+
+  /// `periods` (one per 10 ms frame of `samples`) without the frames more than
+  /// `faintBelowLoudest` dB under the loudest frame (0: not a vowel's frame).
+  public static func audiblePeriods(_ periods: [Int], of samples: [Int16], sampleRate: Int = 16_000) -> [Int] {
+    let energies = Signal.frameEnergies(samples, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
+    guard let loudest = energies.max() else { return periods }
+    return periods.indices.map { frame in
+      frame < energies.count && energies[frame] >= loudest - faintBelowLoudest ? periods[frame] : 0
+    }
+  }
+
   /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%
   /// from frame to frame), in seconds.
   public static func longestVoicedRun(_ periods: [Int], in frames: Range<Int>) -> Double {
