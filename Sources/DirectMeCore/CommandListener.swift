@@ -190,18 +190,19 @@ public final class CommandListener {
   }
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
-  /// the utterance's signal evidence, and each command word's own voicing (its vowel: voiced
-  /// frames not faint beside the utterance's loudest).
+  /// the utterance's signal evidence, and each command word's own voicing (none when the
+  /// word is faint beside the utterance's loudest frame).
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
     result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
-    let periods = SignalEvidence.audiblePeriods(
-      SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate), of: utteranceAudio, sampleRate: sampleRate)
+    let periods = SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate)
+    let energies = Signal.frameEnergies(utteranceAudio, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
         let word = result.transcriptions[t].segments[w]
         let frames = Int((word.start * 100).rounded(.down))..<Int((word.end * 100).rounded(.up))
-        result.transcriptions[t].segments[w].voiced = SignalEvidence.longestVoicedRun(periods, in: frames)
+        result.transcriptions[t].segments[w].voiced =
+          SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: frames) : 0
       }
     }
     return result.shifted(by: start)

@@ -44,20 +44,21 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     pitchPeriods(samples, sampleRate: sampleRate, frames: samples.count / (sampleRate / 100))
   }
 
-  /// How far (dB) under the utterance's loudest frame a frame may lie and still be a word's
-  /// vowel. Quieter voiced sound is not a word said to DirectMe: the faint lead-in a speech
-  /// synthesizer puts before a word (44 dB under its vowel, read as a second "up"), a voice in
-  /// the next room under one's own.
+  /// How far (dB) under the utterance's loudest frame a command word's loudest may lie and
+  /// the word still be said to DirectMe. Quieter sound is not: the faint lead-in a speech
+  /// synthesizer puts before a word (43 dB under its vowel, read as a second "up"), a voice
+  /// in the next room under one's own.
   public static let faintBelowLoudest = 40.0
 
-  /// `periods` (one per 10 ms frame of `samples`) without the frames more than
-  /// `faintBelowLoudest` dB under the loudest frame (0: not a vowel's frame).
-  public static func audiblePeriods(_ periods: [Int], of samples: [Int16], sampleRate: Int = 16_000) -> [Int] {
-    let energies = Signal.frameEnergies(samples, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
-    guard let loudest = energies.max() else { return periods }
-    return periods.indices.map { frame in
-      frame < energies.count && energies[frame] >= loudest - faintBelowLoudest ? periods[frame] : 0
-    }
+  /// Whether a word over `frames` (10 ms each), less one at each end (a word's edges are
+  /// where the next one begins), reaches within `faintBelowLoudest` dB of the loudest of all
+  /// the utterance's frame `energies` (dB, `Signal.frameEnergies`).
+  public static func isAudible(_ frames: Range<Int>, of energies: [Double]) -> Bool {
+    guard let loudest = energies.max() else { return true }
+    let inner = frames.count > 2 ? frames.lowerBound + 1..<frames.upperBound - 1 : frames
+    let word = inner.clamped(to: energies.indices)
+    guard !word.isEmpty else { return false }
+    return energies[word].max()! >= loudest - faintBelowLoudest
   }
 
   /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%

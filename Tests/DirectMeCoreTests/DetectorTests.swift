@@ -124,25 +124,23 @@ struct SignalEvidenceTests {
     #expect(SignalEvidence.measure([1, 2]) == SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0))
   }
 
-  @Test("a vowel far under the utterance's loudest is no word's vowel; one a little under still is")
-  func faintVowel() {
+  @Test("a word far under the utterance's loudest frame is not said to DirectMe; one a little under is")
+  func faintWord() {
     func scaled(_ samples: [Int16], dB: Double) -> [Int16] {
       samples.map { Int16(clamping: Int((Double($0) * pow(10, dB / 20)).rounded())) }
     }
     let loud = scaled(vowel(seconds: 0.3), dB: 12)
     let pause = [Int16](repeating: 0, count: 3200)
-    // A lead-in 45 dB under the vowel (as a synthesizer's), then the vowel.
+    // A lead-in 45 dB under the vowel (as a synthesizer's), then the vowel: frames 20-50, 70-100.
     let faintFirst = pause + scaled(loud, dB: -45) + pause + loud + pause
-    let periods = SignalEvidence.pitchPeriods(faintFirst)
-    let faintFrames = 20..<50
-    let loudFrames = 70..<100
-    #expect(SignalEvidence.longestVoicedRun(periods, in: faintFrames) >= 0.1)
-    let audible = SignalEvidence.audiblePeriods(periods, of: faintFirst)
-    #expect(SignalEvidence.longestVoicedRun(audible, in: faintFrames) == 0)
-    #expect(SignalEvidence.longestVoicedRun(audible, in: loudFrames) >= 0.2)
-    // A second word 20 dB quieter than the first, as a sequence's words can be, keeps its vowel.
+    let energies = Signal.frameEnergies(faintFirst, length: 160, floor: 1e-2, wholeFrames: true)
+    #expect(!SignalEvidence.isAudible(20..<50, of: energies))
+    #expect(SignalEvidence.isAudible(70..<100, of: energies))
+    // A word that ends where the loud one starts is judged without its last frame.
+    #expect(!SignalEvidence.isAudible(20..<71, of: energies))
+    #expect(SignalEvidence.isAudible(20..<72, of: energies))
+    // A second word 20 dB quieter than the first, as a sequence's words can be, is heard.
     let quieter = pause + loud + pause + scaled(loud, dB: -20) + pause
-    let kept = SignalEvidence.audiblePeriods(SignalEvidence.pitchPeriods(quieter), of: quieter)
-    #expect(SignalEvidence.longestVoicedRun(kept, in: 70..<100) >= 0.2)
+    #expect(SignalEvidence.isAudible(70..<100, of: Signal.frameEnergies(quieter, length: 160, floor: 1e-2, wholeFrames: true)))
   }
 }
