@@ -13,6 +13,8 @@ public struct TuningJob {
   public var checkShare: Double
   public var options: TuningOptions
   public var noise: String?
+  /// Every how many-th recording also goes in reverberant (0: none; see `NoiseMaterial.reverberantCopies`).
+  public var reverbEvery = 0
   public var cache: String?
   public var report: String?
   public var jobs: Int
@@ -39,6 +41,10 @@ public struct TuningJob {
     if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was tuned") }
     guard audio.contains(where: { !$0.expected.isEmpty }) else { throw Failure("no command recordings to tune on") }
     let joined = try NoiseMaterial.joined(audio)
+    let rooms = try NoiseMaterial.reverberantCopies(of: audio, every: reverbEvery)
+    if !rooms.isEmpty {
+      output.warning("tune: \(rooms.filter { !$0.expected.isEmpty }.count) commands and \(rooms.filter { $0.expected.isEmpty }.count) other recordings copied as heard in a room")
+    }
     if !joined.isEmpty {
       output.warning("tune: \(joined.filter { $0.joined == .sequence }.count) sequences and \(joined.filter { $0.joined == .besideOtherWords }.count) commands beside other words joined from each speaker's recordings")
     }
@@ -49,7 +55,7 @@ public struct TuningJob {
       output.warning("tune: \(copies.count) noisy copies of commands and \(stretches.count) stretches of noise added")
       audio += copies + stretches
     }
-    audio += joined
+    audio += rooms + joined
 
     let key = TuningCache.key(configuration: configuration, audio: audio)
     var decoded = cache.flatMap { TuningCache.load($0, key: key) }

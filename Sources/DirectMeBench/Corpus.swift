@@ -129,6 +129,37 @@ public struct CorpusBuilder {
     return result.sorted { $0.condition < $1.condition }
   }
 
+  // MARK: Rooms
+
+  public static let reverberant = "reverberant room (checking speakers)"
+
+  /// Each item as heard in a reverberant room, by sox's `reverb` (a different reverberator
+  /// from the synthetic impulse responses `directme tune --reverb-every` learns from): a
+  /// small lively room and a large damped one, in turn, each with the tail padded on.
+  /// Commands and other words alike: a room's echo can make a command of another word.
+  public func reverberated(_ items: [BenchItem]) throws -> [BenchItem] {
+    let rooms = [(["reverb", "50", "50", "100"], "0.4"), (["reverb", "90", "30", "100", "50", "20"], "0.6")]
+    var result: [BenchItem] = []
+    for (index, item) in items.enumerated() {
+      let (effect, tail) = rooms[index % rooms.count]
+      let key = String(
+        "\(index % rooms.count)|\(item.id)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 },
+        radix: 16)
+      let file = cache.appendingPathComponent("room-\(key).wav")
+      if !FileManager.default.fileExists(atPath: file.path) {
+        let dry = cache.appendingPathComponent("room-\(key).dry.wav")
+        try Tools.write(item.samples, to: dry.path)
+        defer { try? FileManager.default.removeItem(at: dry) }
+        try Tools.run(["sox", dry.path, file.path] + effect + ["pad", "0", tail])
+      }
+      result.append(
+        BenchItem(
+          id: "room \(index % rooms.count + 1)/\(item.id)", condition: Self.reverberant, expected: item.expected,
+          samples: try Tools.samples(file.path)))
+    }
+    return result
+  }
+
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined

@@ -302,3 +302,48 @@ extension Signal {
     return mixed.map { Int16(clamping: Int(($0 * scale).rounded())) }
   }
 }
+
+extension Signal {
+  /// `samples` as heard in a room: convolved with a synthetic impulse response (the direct
+  /// sound, then a tail of decaying noise, dulled a little as walls and air dull it) whose
+  /// energy falls 60 dB in `rt60` seconds, the tail `directToReverberant` dB under the direct
+  /// sound. The result keeps the speech's power and gains the tail's length (up to
+  /// `rt60 / 2` seconds) after the last sample.
+  public static func reverberated(
+    _ samples: [Int16], rt60: Double, directToReverberant: Double, random: inout Random
+  ) -> [Int16] {
+    guard !samples.isEmpty, rt60 > 0 else { return samples }
+    // The tail stops 40 dB down: below that it is lost under the room's own noise.
+    let length = max(2, Int(rt60 * 40 / 60 * Double(rate)))
+    let delay = Int.random(in: Int(0.002 * Double(rate))...Int(0.008 * Double(rate)), using: &random)
+    var tail = [Double](repeating: 0, count: length)
+    var dulled = 0.0
+    for index in delay..<length {
+      let noise = Double.random(in: -1...1, using: &random)
+      dulled = 0.6 * noise + 0.4 * dulled
+      // Amplitude falls 60 dB (a factor 1000) in rt60.
+      tail[index] = dulled * exp(-log(1000) * Double(index) / (rt60 * Double(rate)))
+    }
+    let tailEnergy = tail.reduce(0) { $0 + $1 * $1 }
+    let tailGain = tailEnergy > 0 ? (pow(10, -directToReverberant / 10) / tailEnergy).squareRoot() : 0
+    var response = tail.map { $0 * tailGain }
+    response[0] = 1
+    let taps = response.enumerated().filter { $0.element != 0 }
+    let count = samples.count + Int(rt60 / 2 * Double(rate))
+    var out = [Double](repeating: 0, count: count)
+    samples.withUnsafeBufferPointer { input in
+      out.withUnsafeMutableBufferPointer { output in
+        for (lag, gain) in taps {
+          let end = min(input.count, output.count - lag)
+          guard end > 0 else { continue }
+          for index in 0..<end { output[index + lag] += gain * Double(input[index]) }
+        }
+      }
+    }
+    let before = speechPower(samples)
+    let rounded = out.map { Int16(clamping: Int($0.rounded())) }
+    let after = speechPower(rounded)
+    let scale = after > 0 && before > 0 ? (before / after).squareRoot() : 1
+    return out.map { Int16(clamping: Int(($0 * scale).rounded())) }
+  }
+}

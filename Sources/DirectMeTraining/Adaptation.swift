@@ -54,6 +54,9 @@ public struct AdaptationOptions: Sendable {
   public var snr: ClosedRange<Double> = 5...20
   /// Noisy copies per recording.
   public var noisyCopies: Int = 1
+  /// A reverberant copy (a synthetic room, see `Signal.reverberated`) of every this many-th
+  /// recording (0: none).
+  public var reverbEvery: Int = 0
   /// Parallel jobs for feature extraction and statistics.
   public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// Seeds the choice of noise and SNR, so a rebuild gives the same model.
@@ -74,6 +77,8 @@ public struct AdaptationSummary: Sendable, Codable {
   public var method: String
   public var recordings: Int
   public var noisyCopies: Int
+  /// Reverberant copies made (absent in models made before they were).
+  public var reverberantCopies: Int?
   public var seconds: Double
   public var baseModel: String
   public var noise: String?

@@ -74,6 +74,9 @@ public struct ModelAdapter: Sendable {
     // 1. Audio: every recording at 16 kHz mono, and its noisy copies.
     let noises = try options.noiseFolder.map { try Self.loadNoises($0) } ?? []
     var random = Signal.Random(seed: options.seed)
+    // Rooms draw from their own stream, so the noisy copies stay as they were without them.
+    var rooms = Signal.Random(seed: options.seed &+ 101)
+    var reverberantCopies = 0
     var utterances: [(id: String, words: [String])] = []
     var seconds = 0.0
     for (index, item) in items.enumerated() {
@@ -97,6 +100,15 @@ public struct ModelAdapter: Sendable {
           try AudioFileWriter.write(samples: mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
           utterances.append((noisyID, item.words))
         }
+      }
+      if options.reverbEvery > 0 && index % options.reverbEvery == 0 {
+        let reverberant = Signal.reverberated(
+          samples, rt60: Double.random(in: 0.3...0.9, using: &rooms), directToReverberant: Double.random(in: 0...8, using: &rooms),
+          random: &rooms)
+        let roomID = id + "r"
+        try AudioFileWriter.write(samples: reverberant, to: audioFolder.appendingPathComponent(roomID + ".wav").path)
+        utterances.append((roomID, item.words))
+        reverberantCopies += 1
       }
       progress(AdaptationProgress(stage: "reading recordings", done: index + 1, total: items.count))
     }
@@ -207,7 +219,7 @@ public struct ModelAdapter: Sendable {
     }
     let summary = AdaptationSummary(
       method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
-      seconds: seconds, baseModel: base, noise: options.noiseFolder,
+      reverberantCopies: options.reverbEvery > 0 ? reverberantCopies : nil, seconds: seconds, baseModel: base, noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -26,7 +26,8 @@ struct AccuracyBench: ParsableCommand {
     discussion: """
       Conditions: the training set's checking speakers (held out of adaptation and tuning), the \
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
-      bike, kitchen) and babble at 20, 10 and 5 dB SNR, sequences of 2-4 direction clips with \
+      bike, kitchen) and babble at 20, 10 and 5 dB SNR, the checking speakers' recordings in \
+      reverberant rooms (sox reverb), sequences of 2-4 direction clips with \
       200-400 ms pauses, synthetic speech (flite and espeak-ng voices, carrier phrases), and \
       silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
@@ -53,7 +54,7 @@ struct AccuracyBench: ParsableCommand {
   var quick = false
 
   enum Part: String, ExpressibleByArgument, CaseIterable {
-    case train, dev, noise, sequences, synthetic, nonspeech
+    case train, dev, noise, reverb, sequences, synthetic, nonspeech
   }
 
   @Option(
@@ -162,6 +163,7 @@ struct AccuracyBench: ParsableCommand {
           expected: $0.expected, samples: try Tools.samples($0.path))
       }
       if includes(.train) { items += trainItems }
+      if includes(.reverb) { items += try builder.reverberated(trainItems) }
       realCommands += trainItems.filter { !$0.expected.isEmpty }
     } else if includes(.train) {
       warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")

@@ -40,6 +40,12 @@ struct Adapt: ParsableCommand {
   @Option(help: ArgumentHelp("Signal-to-noise ratios of the noisy copies, in dB.", valueName: "low:high"))
   var snr: SNRRange = SNRRange(argument: "5:20")!
 
+  @Option(
+    help: ArgumentHelp(
+      "Also adapt on a copy of every N-th recording as heard in a reverberant room (synthetic, RT60 0.3-0.9 s); 0: none.",
+      valueName: "N"))
+  var reverbEvery: Int = 0
+
   @Option(help: "Parallel jobs.")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -55,6 +61,7 @@ struct Adapt: ParsableCommand {
 
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+    guard reverbEvery >= 0 else { throw ValidationError("--reverb-every must be 0 or more") }
   }
 
   func run() throws {
@@ -64,6 +71,7 @@ struct Adapt: ParsableCommand {
       options.method = AdaptationOptions.Method(rawValue: method.rawValue) ?? .auto
       options.noiseFolder = noise
       options.snr = snr.range
+      options.reverbEvery = reverbEvery
       options.jobs = jobs
       try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }

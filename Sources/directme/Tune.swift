@@ -39,6 +39,12 @@ struct Tune: ParsableCommand {
   @Option(help: ArgumentHelp("Noise recordings (audio files): stretches of them must move nothing, and noisy copies of commands should.", valueName: "folder"))
   var noise: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Also tune on a copy of every N-th recording as heard in a reverberant room (synthetic, RT60 0.3-0.9 s); 0: none.",
+      valueName: "N"))
+  var reverbEvery: Int = 0
+
   @Option(help: ArgumentHelp("Keep the decoded results here and reuse them when the model, grammar and recordings are the same.", valueName: "file"))
   var cache: String?
 
@@ -54,6 +60,7 @@ struct Tune: ParsableCommand {
   func validate() throws {
     guard checkShare >= 0, checkShare < 1 else { throw ValidationError("--check-share must be in 0..<1") }
     guard maxFalseAlarms > 0, maxFalseAlarms < 1 else { throw ValidationError("--max-false-alarms must be in 0...1") }
+    guard reverbEvery >= 0 else { throw ValidationError("--reverb-every must be 0 or more") }
     guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
   }
 
@@ -62,10 +69,11 @@ struct Tune: ParsableCommand {
       var options = TuningOptions()
       options.maximumFalseAlarms = maxFalseAlarms
       options.maximumNoiseFalseAlarms = maxNoiseFalseAlarms
-      try TuningJob(
+      var job = TuningJob(
         labels: labels, out: out ?? recognizer.modelFolder + "/detector.json", checkShare: checkShare, options: options,
-        noise: noise, cache: cache, report: report, jobs: jobs, configuration: recognizer.configuration
-      ).run()
+        noise: noise, cache: cache, report: report, jobs: jobs, configuration: recognizer.configuration)
+      job.reverbEvery = reverbEvery
+      try job.run()
     }
   }
 }
