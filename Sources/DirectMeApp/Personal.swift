@@ -116,13 +116,13 @@ public struct PersonalizeJob {
   /// third recording (a take of each kind) is held out, both methods adapt `source` on the
   /// rest, and MAP is used only when it gets more of the held-out recordings right, at the
   /// speaker's own operating point, with no more false alarms.
-  /// The detector is the base model's (a model for routed voices has none of its own), as
-  /// for choosing among the adapted models.
-  func adaptationMethod(from source: String, recordings: [LabelledAudio], work: URL) throws -> AdaptationOptions.Method {
-    let detectorPath = base + "/detector.json"
+  /// `detector` is the base model's (a model for routed voices has none of its own), as for
+  /// choosing among the adapted models; without it (or with `tune`) the usual method.
+  func adaptationMethod(
+    from source: String, detector: Detector?, recordings: [LabelledAudio], work: URL
+  ) throws -> AdaptationOptions.Method {
     let fallback: AdaptationOptions.Method = .auto
-    guard !tune, FileManager.default.fileExists(atPath: detectorPath), recordings.count >= 9 else { return fallback }
-    let detector = try Detector.load(detectorPath)
+    guard let detector, recordings.count >= 9 else { return fallback }
     let heldOut = recordings.enumerated().filter { $0.offset % 3 == 2 }.map(\.element)
     let (training, _) = AdaptationItem.items(from: recordings.enumerated().filter { $0.offset % 3 != 2 }.map(\.element))
     var scores: [AdaptationOptions.Method: TuningScore] = [:]
@@ -144,12 +144,7 @@ public struct PersonalizeJob {
         return fallback
       }
       bar.finish()
-      let configuration = RecognizerConfiguration(acousticModel: folder.path, dictionary: dictionary, grammar: grammar)
-      let decoded = try TuningDecoder(jobs: 1).decode(
-        heldOut,
-        makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration)) },
-        progress: { _, _ in }, failed: { _, _ in })
-      scores[method] = DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded).after
+      scores[method] = try personalPoint(folder.path, detector: detector, recordings: heldOut).after
     }
     guard let mllr = scores[.mllr], let map = scores[.map] else { return fallback }
     let useMAP = map.falseAlarmsPooled <= mllr.falseAlarmsPooled + 1e-9 && map.accuracy > mllr.accuracy + 1e-9
@@ -158,6 +153,20 @@ public struct PersonalizeJob {
         format: "held-out third of your recordings, adapted from %@: MLLR %.0f%% of the commands right, MAP %.0f%% -> %@",
         source, mllr.accuracy * 100, map.accuracy * 100, useMAP ? "MAP" : "MLLR"))
     return useMAP ? .map : fallback
+  }
+
+  /// `detector` at the speaker's own operating point on `recordings` decoded by `model`: lower
+  /// when that gets more of their commands right and none of their other phrases moves the
+  /// ninja (see `DetectorTuner.personalOperatingPoint`).
+  func personalPoint(
+    _ model: String, detector: Detector, recordings: [LabelledAudio]
+  ) throws -> (detector: Detector, before: TuningScore, after: TuningScore) {
+    let configuration = RecognizerConfiguration(acousticModel: model, dictionary: dictionary, grammar: grammar)
+    let decoded = try TuningDecoder(jobs: 1).decode(
+      recordings,
+      makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration)) },
+      progress: { _, _ in }, failed: { _, _ in })
+    return DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded)
   }
 
   public func run() throws {
@@ -181,7 +190,11 @@ public struct PersonalizeJob {
     try? FileManager.default.removeItem(at: work)
     defer { try? FileManager.default.removeItem(at: work) }
     try FileManager.default.createDirectory(at: outURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let methods = try sources.map { try adaptationMethod(from: $0, recordings: recordings, work: work) }
+    // The base model's detector, at the speaker's own operating point (without --tune: a full
+    // `tune` needs more recordings than an enrollment usually has).
+    let baseDetector = base + "/detector.json"
+    let detector = !tune && FileManager.default.fileExists(atPath: baseDetector) ? try Detector.load(baseDetector) : nil
+    let methods = try sources.map { try adaptationMethod(from: $0, detector: detector, recordings: recordings, work: work) }
     var adaptations: [(source: String, folder: URL, summary: AdaptationSummary)] = []
     for (index, source) in sources.enumerated() {
       var options = AdaptationOptions(baseModel: source, dictionary: dictionary)
@@ -198,22 +211,9 @@ public struct PersonalizeJob {
     }
     defer { for extra in adaptations.dropFirst() { try? FileManager.default.removeItem(at: extra.folder) } }
     var summary = adaptations[0].summary
-    // The base model's detector, at the speaker's own operating point: lower when that gets
-    // more of their commands right and none of their other phrases moves the ninja (a full
-    // `tune` needs more recordings than an enrollment usually has).
-    let baseDetector = base + "/detector.json"
     var keptAdaptation = true
     var adaptedFromRouted = false
-    if !tune, FileManager.default.fileExists(atPath: baseDetector) {
-      let detector = try Detector.load(baseDetector)
-      func personalPoint(_ model: String) throws -> (detector: Detector, before: TuningScore, after: TuningScore) {
-        let configuration = RecognizerConfiguration(acousticModel: model, dictionary: dictionary, grammar: grammar)
-        let decoded = try TuningDecoder(jobs: 1).decode(
-          recordings,
-          makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: configuration)) },
-          progress: { _, _ in }, failed: { _, _ in })
-        return DetectorTuner.personalOperatingPoint(base: detector, recordings: decoded)
-      }
+    if let detector {
       func better(_ a: TuningScore, than b: TuningScore) -> Bool {
         a.falseAlarmsPooled < b.falseAlarmsPooled - 1e-9
           || abs(a.falseAlarmsPooled - b.falseAlarmsPooled) < 1e-9 && a.accuracy > b.accuracy + 1e-9
@@ -222,10 +222,10 @@ public struct PersonalizeJob {
       // adapted model reads as "up up"): an adapted model is kept only when it does better
       // on the recordings than the base model as it is (routing included), each at the
       // speaker's own point.
-      var personal = try personalPoint(base)
+      var personal = try personalPoint(base, detector: detector, recordings: recordings)
       var chosen: Int?
       for (index, adaptation) in adaptations.enumerated() {
-        let candidate = try personalPoint(adaptation.folder.path)
+        let candidate = try personalPoint(adaptation.folder.path, detector: detector, recordings: recordings)
         if better(candidate.after, than: personal.after) {
           personal = candidate
           chosen = index

@@ -166,19 +166,18 @@ public enum TuningCache {
   }
 
   public static func key(configuration: RecognizerConfiguration, audio: [LabelledAudio]) -> String {
-    var hash: UInt64 = 14_695_981_039_346_656_037
-    func mix(_ text: String) { for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 } }
-    mix(configuration.acousticModel)
-    mix(configuration.grammar)
-    mix(configuration.finalDecoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-    mix(configuration.denoiser.map { "denoise \($0)" } ?? "no denoise")
+    var hash = StableHash()
+    hash.mix(configuration.acousticModel)
+    hash.mix(configuration.grammar)
+    hash.mix(configuration.finalDecoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+    hash.mix(configuration.denoiser.map { "denoise \($0)" } ?? "no denoise")
     for file in [configuration.grammar, configuration.acousticModel + "/means", configuration.acousticModel + "/sendump", configuration.acousticModel + "/mllr_matrix"] {
       if let attributes = try? FileManager.default.attributesOfItem(atPath: file) {
-        mix("\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
+        hash.mix("\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
       }
     }
-    for item in audio { mix(item.path + item.kind + item.speaker) }
-    return String(hash, radix: 16)
+    for item in audio { hash.mix(item.path + item.kind + item.speaker) }
+    return String(hash.value, radix: 16)
   }
 
   public static func load(_ path: String, key: String) -> [TuningRecording]? {

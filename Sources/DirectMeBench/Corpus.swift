@@ -142,9 +142,7 @@ public struct CorpusBuilder {
     var result: [BenchItem] = []
     for (index, item) in items.enumerated() {
       let (effect, tail) = rooms[index % rooms.count]
-      let key = String(
-        "\(index % rooms.count)|\(item.id)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 },
-        radix: 16)
+      let key = String(StableHash.of("\(index % rooms.count)|\(item.id)"), radix: 16)
       let file = cache.appendingPathComponent("room-\(key).wav")
       if !FileManager.default.fileExists(atPath: file.path) {
         let dry = cache.appendingPathComponent("room-\(key).dry.wav")
@@ -266,8 +264,7 @@ public struct CorpusBuilder {
 
   /// A stable file-name key for what `voice` says (FNV-1a of the voice's label and the text, hex).
   static func cacheKey(_ text: String, voice: Voice) -> String {
-    let key = "\(voice.label)|\(text)".utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
-    return String(key, radix: 16)
+    String(StableHash.of("\(voice.label)|\(text)"), radix: 16)
   }
 
   /// The phrase spoken by the voice, as 16 kHz samples with 300 ms of silence around.

@@ -346,4 +346,16 @@ extension Signal {
     let scale = after > 0 && before > 0 ? (before / after).squareRoot() : 1
     return out.map { Int16(clamping: Int(($0 * scale).rounded())) }
   }
+
+  /// The rooms `reverberatedInSomeRoom` draws from: decay times (RT60, seconds) of a small
+  /// lively room to a large hall, the tail 0-8 dB under the direct sound.
+  public static let roomDecays = 0.3...0.9
+  public static let roomTailDepths = 0.0...8.0
+
+  /// `samples` in a room drawn from `roomDecays` and `roomTailDepths`, and the room's RT60.
+  public static func reverberatedInSomeRoom(_ samples: [Int16], random: inout Random) -> (samples: [Int16], rt60: Double) {
+    let rt60 = Double.random(in: roomDecays, using: &random)
+    let depth = Double.random(in: roomTailDepths, using: &random)
+    return (reverberated(samples, rt60: rt60, directToReverberant: depth, random: &random), rt60)
+  }
 }

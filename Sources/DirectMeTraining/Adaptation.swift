@@ -54,7 +54,7 @@ public struct AdaptationOptions: Sendable {
   public var snr: ClosedRange<Double> = 5...20
   /// Noisy copies per recording.
   public var noisyCopies: Int = 1
-  /// A reverberant copy (a synthetic room, see `Signal.reverberated`) of every this many-th
+  /// A reverberant copy (a synthetic room, see `Signal.reverberatedInSomeRoom`) of every this many-th
   /// recording (0: none).
   public var reverbEvery: Int = 0
   /// Parallel jobs for feature extraction and statistics.

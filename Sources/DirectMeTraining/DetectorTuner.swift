@@ -33,7 +33,7 @@ public struct DetectorTuner: Sendable {
 
   /// Whether a speaker falls in the checking part (a stable hash of the id).
   public static func isChecking(speaker: String, share: Double) -> Bool {
-    let hash = speaker.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    let hash = StableHash.of(speaker)
     return Double(hash % 10_000) / 10_000 < share
   }
 

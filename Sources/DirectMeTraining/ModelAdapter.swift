@@ -102,9 +102,7 @@ public struct ModelAdapter: Sendable {
         }
       }
       if options.reverbEvery > 0 && index % options.reverbEvery == 0 {
-        let reverberant = Signal.reverberated(
-          samples, rt60: Double.random(in: 0.3...0.9, using: &rooms), directToReverberant: Double.random(in: 0...8, using: &rooms),
-          random: &rooms)
+        let reverberant = Signal.reverberatedInSomeRoom(samples, random: &rooms).samples
         let roomID = id + "r"
         try AudioFileWriter.write(samples: reverberant, to: audioFolder.appendingPathComponent(roomID + ".wav").path)
         utterances.append((roomID, item.words))

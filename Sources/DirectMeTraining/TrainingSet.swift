@@ -23,7 +23,7 @@ public enum TrainingSet {
 
   /// A stable number in 0..<1 for a text (FNV-1a).
   static func hashShare(_ text: String) -> Double {
-    let hash = text.utf8.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+    let hash = StableHash.of(text)
     return Double(hash % 10_000) / 10_000
   }
 

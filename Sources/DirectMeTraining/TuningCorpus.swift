@@ -202,22 +202,18 @@ public enum NoiseMaterial {
 
 extension NoiseMaterial {
   /// A copy of every `stride`-th recording (commands and other speech alike) as heard in a
-  /// room: reverberation with a decay time (RT60) drawn from `rt60` and the tail 0-8 dB under
-  /// the direct sound. A copy is the same kind of recording as its original: a reverberant
+  /// room (`Signal.reverberatedInSomeRoom`). A copy is the same kind of recording as its original: a reverberant
   /// "go" that moves the ninja is a false alarm on "go", and a reverberant "up" a command to
   /// catch. (Tuned on clean recordings only, a room's echo turned "go" into "down": false
   /// alarms on held-out speakers 4.1% clean, 9.9-12.2% reverberant.)
   public static func reverberantCopies(
-    of recordings: [LabelledAudio], every stride: Int, rt60: ClosedRange<Double> = 0.3...0.9, seed: UInt64 = 19
+    of recordings: [LabelledAudio], every stride: Int, seed: UInt64 = 19
   ) throws -> [LabelledAudio] {
     guard stride > 0 else { return [] }
     var random = Signal.Random(seed: seed)
     var copies: [LabelledAudio] = []
     for (index, recording) in recordings.enumerated() where recording.samples == nil && index % stride == 0 {
-      let clean = try AudioFileSource.readAll(path: recording.path)
-      let decay = Double.random(in: rt60, using: &random)
-      let ratio = Double.random(in: 0...8, using: &random)
-      let samples = Signal.reverberated(clean, rt60: decay, directToReverberant: ratio, random: &random)
+      let (samples, decay) = Signal.reverberatedInSomeRoom(try AudioFileSource.readAll(path: recording.path), random: &random)
       copies.append(
         LabelledAudio(
           path: recording.path + String(format: " in a room (RT60 %.2f s)", decay), expected: recording.expected,

@@ -1,0 +1,19 @@
+/// FNV-1a (64 bits) of text: the same number in every run and on every machine (Swift's own
+/// `Hasher` is seeded per process), for cache keys and for splits that must not change.
+public struct StableHash: Sendable {
+  public private(set) var value: UInt64 = 14_695_981_039_346_656_037
+
+  public init() {}
+
+  /// Mixes in `text`'s UTF-8 bytes.
+  public mutating func mix(_ text: String) {
+    for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 1_099_511_628_211 }
+  }
+
+  /// The hash of `text` alone.
+  public static func of(_ text: String) -> UInt64 {
+    var hash = StableHash()
+    hash.mix(text)
+    return hash.value
+  }
+}
