@@ -152,7 +152,8 @@ public struct PersonalizeJob {
       String(
         format: "held-out third of your recordings, adapted from %@: MLLR %.0f%% of the commands right, MAP %.0f%% -> %@",
         source, mllr.accuracy * 100, map.accuracy * 100, useMAP ? "MAP" : "MLLR"))
-    return useMAP ? .map : fallback
+    // MLLR when it won, whatever the amount of audio (`.auto` would take MAP above 10 minutes).
+    return useMAP ? .map : .mllr
   }
 
   /// `detector` at the speaker's own operating point on `recordings` decoded by `model`: lower
