@@ -1,4 +1,5 @@
 import CPocketSphinx
+import CSenoneScorer
 import DirectMeCore
 import Foundation
 
@@ -31,6 +32,7 @@ final class Decoder {
   }
 
   deinit {
+    if case .some(.some(let scorer)) = senoneScorer { directme_senone_scorer_free(scorer) }
     ps_free(handle)
     cmd_ln_free_r(config)
   }
@@ -310,6 +312,16 @@ final class Decoder {
     /// Whether these scores are a part of other scores (`frames`): parts are taken of a whole.
     let isPart: Bool
 
+    /// Each frame's scores (for comparing two scorers), nil when the layout is not known.
+    var frameScores: [[Int16]]? {
+      guard let layout, let bytes = dump.bytes else { return nil }
+      let raw = UnsafeRawPointer(bytes)
+      return (0..<frameCount).map { frame in
+        let start = layout.header + frame * layout.frameBytes + 2
+        return (0..<(layout.frameBytes - 2) / 2).map { raw.loadUnaligned(fromByteOffset: start + 2 * $0, as: Int16.self) }
+      }
+    }
+
     /// A dump's header length and each frame's length in bytes.
     fileprivate struct Layout {
       let header: Int
@@ -389,6 +401,40 @@ final class Decoder {
   /// The corresponding C function is `mallopt(M_MMAP_THRESHOLD)`.
   private static let fixedMmapThreshold: Void = { _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024) }()
 
+  /// Whether whole-utterance scores come from DirectMe's own scorer of every senone
+  /// (`CSenoneScorer`: the numbers pocketsphinx's `-compallsen` scoring gives, several times
+  /// faster) rather than from pocketsphinx's search, when the model is one it can read.
+  var scoresItself = true
+
+  /// DirectMe's scorer for this decoder's acoustic model, made on first use; nil inside
+  /// when the model is not a phonetically tied mixture laid out as the scorer expects.
+  private var senoneScorer: OpaquePointer??
+
+  /// Every senone's score in every frame of `samples` (one whole utterance), by DirectMe's
+  /// scorer; nil when it cannot score this decoder's model.
+  ///
+  /// The corresponding C functions are `directme_senone_scorer_create` and
+  /// `directme_senone_scorer_score` (on an `open_memstream`).
+  func scoreEverySenone(_ samples: [Int16], acmod: UnsafeMutableRawPointer) throws -> SenoneScores? {
+    if senoneScorer == nil { senoneScorer = .some(directme_senone_scorer_create(acmod)) }
+    guard case .some(.some(let scorer)) = senoneScorer else { return nil }
+    // A fresh stream, as `startUtterance` starts one: the front end's noise estimate begins anew.
+    let (started, startLog) = SphinxLog.capturing("starting a stream") { ps_start_stream(handle) }
+    try check(started, "ps_start_stream", log: startLog)
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    guard let stream = open_memstream(&buffer, &size) else {
+      throw PocketSphinxError(function: "open_memstream", message: "cannot keep senone scores in memory")
+    }
+    let frames = samples.withUnsafeBufferPointer { directme_senone_scorer_score(scorer, acmod, $0.baseAddress, $0.count, stream) }
+    fclose(stream)
+    guard frames >= 0 else {
+      free(buffer)
+      throw PocketSphinxError(function: "directme_senone_scorer_score", message: "cannot score the utterance")
+    }
+    return SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), decodedFrames: Int(frames))
+  }
+
   /// Whether this decoder can hand out its senone scores (see `directme_acmod`).
   private(set) lazy var canShareScores: Bool = directme_acmod(handle) != nil
 
@@ -400,6 +446,7 @@ final class Decoder {
   func decodeWholeKeepingScores(_ samples: [Int16]) throws -> (Transcription?, SenoneScores?) {
     guard canShareScores, let acmod = directme_acmod(handle) else { return (try decodeWhole(samples), nil) }
     Self.fixedMmapThreshold
+    if scoresItself, let scores = try scoreEverySenone(samples, acmod: acmod) { return (try decode(scores), scores) }
     try startUtterance()
     var buffer: UnsafeMutablePointer<CChar>?
     var size = 0

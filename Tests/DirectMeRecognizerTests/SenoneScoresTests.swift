@@ -39,6 +39,38 @@ struct SenoneScoresTests {
     }
   }
 
+  @Test("DirectMe's scorer gives pocketsphinx's senone scores, frame for frame")
+  func ownScorer() throws {
+    let configuration = shippedConfiguration()
+    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
+    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
+    try decoder.select(search: "commands")
+    let folder = try TestSupport.temporaryFolder("senscr-own")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var clips: [[Int16]] = []
+    for (index, text) in ["up", "please move the ninja down. then left.", "the brown town"].enumerated() {
+      let file = folder.appendingPathComponent("\(index).wav")
+      try TestSupport.speak(text, voice: voices[index % voices.count], to: file)
+      clips.append(try TestSupport.samples(of: file))
+    }
+    // Noise and near-silence too: every codebook's top Gaussians change from frame to frame.
+    var random = SystemRandomNumberGenerator()
+    clips.append((0..<16_000).map { _ in Int16.random(in: -3000...3000, using: &random) })
+    clips.append((0..<8_000).map { _ in Int16.random(in: -3...3, using: &random) })
+    for samples in clips {
+      decoder.scoresItself = false
+      let (theirReading, theirs) = try decoder.decodeWholeKeepingScores(samples)
+      decoder.scoresItself = true
+      let (ourReading, ours) = try decoder.decodeWholeKeepingScores(samples)
+      #expect(ourReading == theirReading)
+      let stock = try #require(theirs?.frameScores)
+      let own = try #require(ours?.frameScores, "the shipped model is one the scorer reads")
+      #expect(own.count >= stock.count && own.count <= stock.count + 1)
+      let differing = zip(own, stock).reduce(0) { $0 + zip($1.0, $1.1).filter { $0 != $1 }.count }
+      #expect(differing == 0, "\(differing) of \(stock.count * (stock.first?.count ?? 0)) scores differ")
+    }
+  }
+
   @Test("a part of an utterance's kept scores decodes as that part of the utterance")
   func parts() throws {
     let configuration = shippedConfiguration()

@@ -1,0 +1,463 @@
+#include "senone_scorer.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* pocketsphinx 5prealpha's structures, as far as this code reads them (its acmod.h,
+ * ptm_mgau.h, ms_gauden.h; sphinxbase's logmath.h). Checked in `directme_senone_scorer_create`
+ * against what they must hold before any number is read. */
+typedef float mfcc_t; /* sphinxbase built without FIXED_POINT (Debian) */
+
+typedef struct {
+  void *table;
+  uint32_t table_size;
+  uint8_t width;
+  int8_t shift;
+} logadd_mirror; /* the start of a logmath_t */
+
+typedef struct {
+  char const *name;
+} mgaufuncs_mirror;
+
+typedef struct {
+  mfcc_t ****mean; /* mean[codebook][stream][codeword]: featlen floats */
+  mfcc_t ****var;  /* 1 / (2 var), in the model's log units, the same layout */
+  mfcc_t ***det;   /* det[codebook][stream][codeword] */
+  void *lmath;
+  int32_t n_mgau;
+  int32_t n_feat;
+  int32_t n_density;
+  int32_t *featlen;
+} gauden_mirror;
+
+typedef struct {
+  mgaufuncs_mirror *vt;
+  int frame_idx;
+  void *config;
+  gauden_mirror *g;
+  int32_t n_sen;
+  uint8_t *sen2cb;
+  uint8_t ***mixw; /* mixw[stream][codeword][senone] */
+  void *sendump_mmap;
+  uint8_t *mixw_cb;
+  int16_t max_topn;
+  int16_t ds_ratio;
+  void *hist;
+  void *f;
+  int n_fast_hist;
+  void *lmath_8b;
+  void *lmath;
+} ptm_mirror;
+
+typedef struct {
+  void *config;
+  void *lmath;
+  void *strings;
+  void *fe;
+  void *fcb;
+  void *mdef;
+  void *tmat;
+  void *mgau;
+} acmod_head;
+
+/* Exported by libpocketsphinx, not declared in its public headers. */
+int acmod_start_utt(void *acmod);
+int acmod_end_utt(void *acmod);
+int acmod_process_raw(void *acmod, int16_t const **inout_raw, size_t *inout_n_samps, int full_utt);
+mfcc_t **acmod_get_frame(void *acmod, int *inout_frame_idx);
+int acmod_write_senfh_header(void *acmod, FILE *logfh);
+
+enum {
+  MAX_STREAMS = 4,
+  MAX_FEATLEN = 64,
+  MAX_TOPN = 16,
+  SENSCR_SHIFT = 10,
+  MAX_NEG_ASCR = 96,
+  /* fast_logmath_add's table, padded: a difference past the table adds nothing. */
+  ADD_TABLE_SIZE = 4096,
+};
+#define WORST_DIST ((int32_t)0x80000000)
+#define WORST_SCORE ((int32_t)0xE0000000)
+
+typedef struct {
+  int32_t cw;
+  int32_t score;
+} topn_t;
+
+struct directme_senone_scorer {
+  ptm_mirror const *ptm;
+  int n_mgau, n_feat, n_density, n_sen, max_topn, ds_ratio;
+  int featlen[MAX_STREAMS];
+  /* Means and precisions transposed, [codebook][stream][dimension][codeword], so that
+   * one dimension of every codeword of a codebook is one contiguous run. */
+  mfcc_t *mean_t;
+  mfcc_t *var_t;
+  size_t *block; /* start of [codebook][stream] in mean_t / var_t */
+  /* Top-N codewords of every codebook and stream, carried from frame to frame. */
+  topn_t *topn;
+  mfcc_t *dist;
+  uint8_t add_table[ADD_TABLE_SIZE + 4]; /* + 4: a 32-bit read at any index stays inside */
+  int avx2;                              /* the processor has AVX2: eight senones at a time */
+  /* Senones by codebook: cb_senones[cb_start[cb] ..< cb_start[cb + 1]]. */
+  int *cb_start;
+  int *cb_senones;
+  int16_t *scores;
+  int32_t *ascores;
+};
+
+static int plausible(ptm_mirror const *ptm, acmod_head const *head) {
+  if (ptm->vt == NULL || ptm->vt->name == NULL || strcmp(ptm->vt->name, "ptm") != 0) return 0;
+  if (ptm->config != head->config || ptm->lmath != head->lmath || ptm->g == NULL || ptm->g->lmath != head->lmath)
+    return 0;
+  gauden_mirror const *g = ptm->g;
+  if (g->n_mgau < 1 || g->n_mgau > 256 || g->n_feat < 1 || g->n_feat > MAX_STREAMS || g->n_density < 1
+      || g->n_density > 65536 || g->featlen == NULL || g->mean == NULL || g->var == NULL || g->det == NULL)
+    return 0;
+  for (int f = 0; f < g->n_feat; ++f)
+    if (g->featlen[f] < 1 || g->featlen[f] > MAX_FEATLEN) return 0;
+  if (ptm->n_sen < 1 || ptm->n_sen > 32767 || ptm->sen2cb == NULL || ptm->mixw == NULL) return 0;
+  if (ptm->max_topn < 1 || ptm->max_topn > MAX_TOPN || ptm->max_topn > g->n_density || ptm->ds_ratio < 1) return 0;
+  if (ptm->lmath_8b == NULL) return 0;
+  logadd_mirror const *t = (logadd_mirror const *)ptm->lmath_8b;
+  if (t->table == NULL || t->width != 1 || t->table_size < 1) return 0;
+  for (int s = 0; s < ptm->n_sen; ++s)
+    if (ptm->sen2cb[s] >= g->n_mgau) return 0;
+  return 1;
+}
+
+directme_senone_scorer *directme_senone_scorer_create(void *acmod) {
+  if (acmod == NULL) return NULL;
+  acmod_head const *head = (acmod_head const *)acmod;
+  ptm_mirror const *ptm = (ptm_mirror const *)head->mgau;
+  if (ptm == NULL || !plausible(ptm, head)) return NULL;
+  gauden_mirror const *g = ptm->g;
+
+  directme_senone_scorer *s = calloc(1, sizeof *s);
+  if (s == NULL) return NULL;
+  s->ptm = ptm;
+  s->n_mgau = g->n_mgau;
+  s->n_feat = g->n_feat;
+  s->n_density = g->n_density;
+  s->n_sen = ptm->n_sen;
+  s->max_topn = ptm->max_topn;
+  s->ds_ratio = ptm->ds_ratio;
+  size_t total = 0;
+  s->block = calloc((size_t)s->n_mgau * s->n_feat, sizeof *s->block);
+  for (int f = 0; f < s->n_feat; ++f) s->featlen[f] = g->featlen[f];
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f) {
+      s->block[cb * s->n_feat + f] = total;
+      total += (size_t)s->featlen[f] * s->n_density;
+    }
+  s->mean_t = malloc(total * sizeof(mfcc_t));
+  s->var_t = malloc(total * sizeof(mfcc_t));
+  s->topn = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof(topn_t));
+  s->dist = malloc((size_t)s->n_density * sizeof(mfcc_t));
+  s->cb_start = calloc((size_t)s->n_mgau + 1, sizeof(int));
+  s->cb_senones = malloc((size_t)s->n_sen * sizeof(int));
+  s->scores = malloc((size_t)s->n_sen * sizeof(int16_t));
+  s->ascores = malloc((size_t)s->n_sen * sizeof(int32_t));
+  if (!s->block || !s->mean_t || !s->var_t || !s->topn || !s->dist || !s->cb_start || !s->cb_senones || !s->scores
+      || !s->ascores) {
+    directme_senone_scorer_free(s);
+    return NULL;
+  }
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f) {
+      int len = s->featlen[f];
+      mfcc_t *mean = s->mean_t + s->block[cb * s->n_feat + f];
+      mfcc_t *var = s->var_t + s->block[cb * s->n_feat + f];
+      mfcc_t const *mean0 = g->mean[cb][f][0];
+      mfcc_t const *var0 = g->var[cb][f][0];
+      for (int cw = 0; cw < s->n_density; ++cw)
+        for (int j = 0; j < len; ++j) {
+          mean[(size_t)j * s->n_density + cw] = mean0[(size_t)cw * len + j];
+          var[(size_t)j * s->n_density + cw] = var0[(size_t)cw * len + j];
+        }
+    }
+  for (int i = 0; i < s->n_mgau * s->n_feat; ++i)
+    for (int k = 0; k < s->max_topn; ++k) s->topn[i * s->max_topn + k] = (topn_t){k, WORST_DIST};
+  logadd_mirror const *t = (logadd_mirror const *)ptm->lmath_8b;
+  size_t known = t->table_size < ADD_TABLE_SIZE ? t->table_size : ADD_TABLE_SIZE;
+  memcpy(s->add_table, t->table, known);
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  s->avx2 = __builtin_cpu_supports("avx2");
+#endif
+  for (int sen = 0; sen < s->n_sen; ++sen) s->cb_start[ptm->sen2cb[sen] + 1]++;
+  for (int cb = 0; cb < s->n_mgau; ++cb) s->cb_start[cb + 1] += s->cb_start[cb];
+  int *next = malloc((size_t)s->n_mgau * sizeof(int));
+  if (next == NULL) {
+    directme_senone_scorer_free(s);
+    return NULL;
+  }
+  memcpy(next, s->cb_start, (size_t)s->n_mgau * sizeof(int));
+  for (int sen = 0; sen < s->n_sen; ++sen) s->cb_senones[next[ptm->sen2cb[sen]]++] = sen;
+  free(next);
+  return s;
+}
+
+void directme_senone_scorer_free(directme_senone_scorer *s) {
+  if (s == NULL) return;
+  free(s->block);
+  free(s->mean_t);
+  free(s->var_t);
+  free(s->topn);
+  free(s->dist);
+  free(s->cb_start);
+  free(s->cb_senones);
+  free(s->scores);
+  free(s->ascores);
+  free(s);
+}
+
+/* pocketsphinx's insertion_sort_topn: topn[i] takes score d and moves up past worse ones. */
+static void insertion_sort_topn(topn_t *topn, int i, int32_t d) {
+  topn[i].score = d;
+  if (i == 0) return;
+  topn_t moving = topn[i];
+  int j;
+  for (j = i - 1; j >= 0 && d > topn[j].score; j--) topn[j + 1] = topn[j];
+  topn[j + 1] = moving;
+}
+
+/* The log-likelihood of codeword `cw`, dimension after dimension in pocketsphinx's order
+ * (det minus each dimension's weighted squared distance, in float). */
+static inline mfcc_t codeword_score(directme_senone_scorer const *s, mfcc_t const *mean, mfcc_t const *var,
+                                    mfcc_t det, int len, int cw, mfcc_t const *z) {
+  mfcc_t d = det;
+  for (int j = 0; j < len; ++j) {
+    mfcc_t diff = z[j] - mean[(size_t)j * s->n_density + cw];
+    mfcc_t sqdiff = diff * diff;
+    mfcc_t compl = sqdiff * var[(size_t)j * s->n_density + cw];
+    d = d - compl;
+  }
+  return d;
+}
+
+/* Every codeword's log-likelihood, dimension after dimension in pocketsphinx's order (det
+ * minus each dimension's weighted squared distance, in float, never fused): the codewords
+ * side by side in vector lanes. */
+#define DISTANCES_BODY                                \
+  for (int cw = 0; cw < n; ++cw) dist[cw] = det[cw];  \
+  for (int j = 0; j < len; ++j) {                     \
+    mfcc_t const *m = mean + (size_t)j * n;           \
+    mfcc_t const *v = var + (size_t)j * n;            \
+    mfcc_t x = z[j];                                  \
+    for (int cw = 0; cw < n; ++cw) {                  \
+      mfcc_t diff = x - m[cw];                        \
+      mfcc_t sqdiff = diff * diff;                    \
+      mfcc_t compl = sqdiff * v[cw];                  \
+      dist[cw] = dist[cw] - compl;                    \
+    }                                                 \
+  }
+
+static void distances(int n, int len, mfcc_t const *z, mfcc_t const *mean, mfcc_t const *var, mfcc_t const *det,
+                      mfcc_t *dist) {
+  DISTANCES_BODY
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void distances_avx2(int n, int len, mfcc_t const *z, mfcc_t const *mean,
+                                                             mfcc_t const *var, mfcc_t const *det, mfcc_t *dist) {
+  DISTANCES_BODY
+}
+#endif
+
+/* Top-N codewords of one codebook and stream: pocketsphinx's eval_topn, then eval_cb. Its
+ * early exits (a codeword whose partial score falls under the worst kept) change nothing:
+ * the partial scores only fall. Here every codeword's score is computed in one pass. */
+static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const *z, int full) {
+  gauden_mirror const *g = s->ptm->g;
+  topn_t *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
+  int len = s->featlen[f];
+  mfcc_t const *mean = s->mean_t + s->block[cb * s->n_feat + f];
+  mfcc_t const *var = s->var_t + s->block[cb * s->n_feat + f];
+  mfcc_t const *det = g->det[cb][f];
+  for (int i = 0; i < s->max_topn; ++i) {
+    int cw = topn[i].cw;
+    insertion_sort_topn(topn, i, (int32_t)codeword_score(s, mean, var, det[cw], len, cw, z));
+  }
+  if (!full) return;
+  int n = s->n_density;
+  mfcc_t *dist = s->dist;
+#if defined(__x86_64__)
+  if (s->avx2)
+    distances_avx2(n, len, z, mean, var, det, dist);
+  else
+#endif
+    distances(n, len, z, mean, var, det, dist);
+  topn_t *best = topn, *worst = topn + (s->max_topn - 1);
+  for (int cw = 0; cw < n; ++cw) {
+    mfcc_t d = dist[cw];
+    mfcc_t thresh = (mfcc_t)worst->score;
+    if (d < thresh) continue;
+    int i;
+    for (i = 0; i < s->max_topn; ++i)
+      if (topn[i].cw == cw) break;
+    if (i < s->max_topn) continue;
+    int32_t intd = (int32_t)d;
+    topn_t *cur;
+    for (cur = worst - 1; cur >= best && intd >= cur->score; --cur) cur[1] = cur[0];
+    ++cur;
+    cur->cw = cw;
+    cur->score = intd;
+  }
+}
+
+/* pocketsphinx's fast_logmath_add on negated logs: the smaller less the table's share. */
+static inline int fast_add(uint8_t const *table, int x, int y) {
+  int r = x < y ? x : y;
+  int d = x < y ? y - x : x - y;
+  return r - table[d < ADD_TABLE_SIZE ? d : ADD_TABLE_SIZE - 1];
+}
+
+#if defined(__x86_64__)
+/* One stream's density of `count` senones listed in `senones`, added to `ascores`: the four
+ * mixture-weight rows plus their codewords' scores, log-added as `fast_add` does, eight
+ * senones at a time where the list runs contiguously. */
+__attribute__((target("avx2"))) static void add_stream_avx2(uint8_t const *const rows[4], int const scores[4],
+                                                              int const *senones, int count, int32_t *ascores,
+                                                              uint8_t const *table) {
+  __m256i const limit = _mm256_set1_epi32(ADD_TABLE_SIZE - 1);
+  __m256i const low_byte = _mm256_set1_epi32(0xff);
+  __m256i sc[4];
+  for (int j = 0; j < 4; ++j) sc[j] = _mm256_set1_epi32(scores[j]);
+  int i = 0;
+  while (i < count) {
+    int sen = senones[i];
+    if (i + 8 <= count && senones[i + 7] == sen + 7) {
+      __m256i fden = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((__m128i const *)(rows[0] + sen))), sc[0]);
+      for (int j = 1; j < 4; ++j) {
+        __m256i v = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((__m128i const *)(rows[j] + sen))), sc[j]);
+        __m256i r = _mm256_min_epi32(fden, v);
+        __m256i d = _mm256_min_epi32(_mm256_abs_epi32(_mm256_sub_epi32(fden, v)), limit);
+        __m256i t = _mm256_and_si256(_mm256_i32gather_epi32((int const *)table, d, 1), low_byte);
+        fden = _mm256_sub_epi32(r, t);
+      }
+      __m256i *out = (__m256i *)(ascores + sen);
+      _mm256_storeu_si256(out, _mm256_add_epi32(_mm256_loadu_si256(out), fden));
+      i += 8;
+      continue;
+    }
+    int fden = rows[0][sen] + scores[0];
+    for (int j = 1; j < 4; ++j) fden = fast_add(table, fden, rows[j][sen] + scores[j]);
+    ascores[sen] += fden;
+    ++i;
+  }
+}
+#endif
+
+static void score_frame(directme_senone_scorer *s, mfcc_t **feat, int frame) {
+  int full = frame % s->ds_ratio == 0;
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f) eval_codebook(s, cb, f, feat[f], full);
+  /* pocketsphinx's ptm_mgau_codebook_norm */
+  for (int f = 0; f < s->n_feat; ++f) {
+    int32_t norm = WORST_SCORE;
+    for (int cb = 0; cb < s->n_mgau; ++cb) {
+      int32_t top = s->topn[((size_t)cb * s->n_feat + f) * s->max_topn].score >> SENSCR_SHIFT;
+      if (norm < top) norm = top;
+    }
+    for (int cb = 0; cb < s->n_mgau; ++cb) {
+      topn_t *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
+      for (int k = 0; k < s->max_topn; ++k) {
+        int32_t score = topn[k].score >> SENSCR_SHIFT;
+        score -= norm;
+        score = -score;
+        if (score > MAX_NEG_ASCR) score = MAX_NEG_ASCR;
+        topn[k].score = score;
+      }
+    }
+  }
+  /* pocketsphinx's ptm_mgau_senone_eval, every senone, codebook by codebook: each stream's
+   * top-N codewords give a row of mixture weights over the senones. */
+  ptm_mirror const *ptm = s->ptm;
+  uint8_t const *table = s->add_table;
+  int bestscore = 0x7fffffff;
+  for (int cb = 0; cb < s->n_mgau; ++cb) {
+    int const *senones = s->cb_senones + s->cb_start[cb];
+    int count = s->cb_start[cb + 1] - s->cb_start[cb];
+    if (count == 0) continue;
+    for (int i = 0; i < count; ++i) s->ascores[senones[i]] = 0;
+    for (int f = 0; f < s->n_feat; ++f) {
+      topn_t const *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
+#if defined(__x86_64__)
+      if (ptm->mixw_cb == NULL && s->max_topn == 4 && s->avx2) {
+        uint8_t const *const rows[4] = {
+          ptm->mixw[f][topn[0].cw], ptm->mixw[f][topn[1].cw], ptm->mixw[f][topn[2].cw], ptm->mixw[f][topn[3].cw]};
+        int const scores[4] = {topn[0].score, topn[1].score, topn[2].score, topn[3].score};
+        add_stream_avx2(rows, scores, senones, count, s->ascores, table);
+        continue;
+      }
+#endif
+      if (ptm->mixw_cb == NULL && s->max_topn == 4) {
+        uint8_t const *r0 = ptm->mixw[f][topn[0].cw], *r1 = ptm->mixw[f][topn[1].cw];
+        uint8_t const *r2 = ptm->mixw[f][topn[2].cw], *r3 = ptm->mixw[f][topn[3].cw];
+        int s0 = topn[0].score, s1 = topn[1].score, s2 = topn[2].score, s3 = topn[3].score;
+        for (int i = 0; i < count; ++i) {
+          int sen = senones[i];
+          int fden = r0[sen] + s0;
+          fden = fast_add(table, fden, r1[sen] + s1);
+          fden = fast_add(table, fden, r2[sen] + s2);
+          fden = fast_add(table, fden, r3[sen] + s3);
+          s->ascores[sen] += fden;
+        }
+        continue;
+      }
+      for (int i = 0; i < count; ++i) {
+        int sen = senones[i];
+        int fden = 0;
+        for (int j = 0; j < s->max_topn; ++j) {
+          int mixw;
+          if (ptm->mixw_cb) {
+            int dcw = ptm->mixw[f][topn[j].cw][sen / 2];
+            dcw = (dcw & 1) ? dcw >> 4 : dcw & 0x0f;
+            mixw = ptm->mixw_cb[dcw];
+          } else {
+            mixw = ptm->mixw[f][topn[j].cw][sen];
+          }
+          fden = j == 0 ? mixw + topn[j].score : fast_add(table, fden, mixw + topn[j].score);
+        }
+        s->ascores[sen] += fden;
+      }
+    }
+    for (int i = 0; i < count; ++i)
+      if (s->ascores[senones[i]] < bestscore) bestscore = s->ascores[senones[i]];
+  }
+  for (int sen = 0; sen < s->n_sen; ++sen) {
+    int16_t score = (int16_t)s->ascores[sen];
+    s->scores[sen] = (int16_t)(score - bestscore);
+  }
+}
+
+int directme_senone_scorer_score(directme_senone_scorer *s, void *acmod, const int16_t *samples, size_t count,
+                                 FILE *out) {
+  if (s == NULL || acmod == NULL || out == NULL) return -1;
+  if (acmod_start_utt(acmod) < 0) return -1;
+  int16_t const *raw = samples;
+  size_t left = count;
+  int frames = acmod_process_raw(acmod, &raw, &left, 1);
+  if (frames < 0 || acmod_write_senfh_header(acmod, out) < 0) {
+    acmod_end_utt(acmod);
+    return -1;
+  }
+  int16_t n_active = (int16_t)s->n_sen;
+  int written = 0;
+  for (int frame = 0; frame < frames; ++frame) {
+    int index = frame;
+    mfcc_t **feat = acmod_get_frame(acmod, &index);
+    if (feat == NULL) break;
+    score_frame(s, feat, frame);
+    if (fwrite(&n_active, 2, 1, out) != 1 || fwrite(s->scores, 2, (size_t)s->n_sen, out) != (size_t)s->n_sen) {
+      written = -1;
+      break;
+    }
+    ++written;
+  }
+  acmod_end_utt(acmod);
+  return written;
+}
