@@ -42,11 +42,12 @@ let package = Package(
 
     // DirectMe's own scorer of every senone of pocketsphinx's tied-mixture model (the
     // numbers `-compallsen` gives, faster), reading the decoder's loaded model. C for speed
-    // in every build (optimized, no fused multiply-adds: pocketsphinx's float arithmetic).
+    // in every build (optimized, no fused multiply-adds: pocketsphinx's float arithmetic;
+    // DWARF 4, which valgrind reads, for scripts/leak-check.sh).
     .target(
       name: "CSenoneScorer",
       dependencies: ["CPocketSphinx"],
-      cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off"])]
+      cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off", "-gdwarf-4"])]
     ),
 
     // Pure Swift: directions, hypotheses, interpretation and rescue, endpointing,
