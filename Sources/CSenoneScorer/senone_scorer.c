@@ -18,8 +18,13 @@ typedef struct {
   int8_t shift;
 } logadd_mirror; /* the start of a logmath_t */
 
+typedef int32_t (*frame_eval_f)(void *mgau, int16_t *senone_scores, uint8_t *senone_active, int32_t n_senone_active,
+                                mfcc_t **feat, int32_t frame, int32_t compallsen);
 typedef struct {
   char const *name;
+  frame_eval_f frame_eval;
+  int (*transform)(void *mgau, void *mllr);
+  void (*free)(void *mgau);
 } mgaufuncs_mirror;
 
 typedef struct {
@@ -63,12 +68,6 @@ typedef struct {
   void *mgau;
 } acmod_head;
 
-/* Exported by libpocketsphinx, not declared in its public headers. */
-int acmod_start_utt(void *acmod);
-int acmod_end_utt(void *acmod);
-int acmod_process_raw(void *acmod, int16_t const **inout_raw, size_t *inout_n_samps, int full_utt);
-mfcc_t **acmod_get_frame(void *acmod, int *inout_frame_idx);
-int acmod_write_senfh_header(void *acmod, FILE *logfh);
 
 enum {
   MAX_STREAMS = 4,
@@ -87,8 +86,18 @@ typedef struct {
   int32_t score;
 } topn_t;
 
+/* The vtable the model gets while the scorer is attached: pocketsphinx's own, but for
+ * `frame_eval` (and `transform`, which also refreshes the scorer's copy of the means). */
+typedef struct {
+  mgaufuncs_mirror funcs;
+  directme_senone_scorer *scorer;
+} hook_t;
+
 struct directme_senone_scorer {
-  ptm_mirror const *ptm;
+  ptm_mirror *ptm;
+  mgaufuncs_mirror *original;
+  hook_t hook;
+  uint8_t *cb_active;
   int n_mgau, n_feat, n_density, n_sen, max_topn, ds_ratio;
   int featlen[MAX_STREAMS];
   /* Means and precisions transposed, [codebook][stream][dimension][codeword], so that
@@ -104,7 +113,6 @@ struct directme_senone_scorer {
   /* Senones by codebook: cb_senones[cb_start[cb] ..< cb_start[cb + 1]]. */
   int *cb_start;
   int *cb_senones;
-  int16_t *scores;
   int32_t *ascores;
 };
 
@@ -128,11 +136,52 @@ static int plausible(ptm_mirror const *ptm, acmod_head const *head) {
   return 1;
 }
 
-directme_senone_scorer *directme_senone_scorer_create(void *acmod) {
+/* The model's means and precisions, transposed (after an MLLR transform too). */
+static void copy_gaussians(directme_senone_scorer *s) {
+  gauden_mirror const *g = s->ptm->g;
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f) {
+      int len = s->featlen[f];
+      mfcc_t *mean = s->mean_t + s->block[cb * s->n_feat + f];
+      mfcc_t *var = s->var_t + s->block[cb * s->n_feat + f];
+      mfcc_t const *mean0 = g->mean[cb][f][0];
+      mfcc_t const *var0 = g->var[cb][f][0];
+      for (int cw = 0; cw < s->n_density; ++cw)
+        for (int j = 0; j < len; ++j) {
+          mean[(size_t)j * s->n_density + cw] = mean0[(size_t)cw * len + j];
+          var[(size_t)j * s->n_density + cw] = var0[(size_t)cw * len + j];
+        }
+    }
+}
+
+static void release(directme_senone_scorer *s) {
+  free(s->block);
+  free(s->mean_t);
+  free(s->var_t);
+  free(s->topn);
+  free(s->dist);
+  free(s->cb_start);
+  free(s->cb_senones);
+  free(s->cb_active);
+  free(s->ascores);
+  free(s);
+}
+
+static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *senone_active, int32_t n_senone_active,
+                                 mfcc_t **feat, int32_t frame, int32_t compallsen);
+
+static int hooked_transform(void *mgau, void *mllr) {
+  directme_senone_scorer *s = ((hook_t *)((ptm_mirror *)mgau)->vt)->scorer;
+  int status = s->original->transform(mgau, mllr);
+  copy_gaussians(s);
+  return status;
+}
+
+directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   if (acmod == NULL) return NULL;
   acmod_head const *head = (acmod_head const *)acmod;
-  ptm_mirror const *ptm = (ptm_mirror const *)head->mgau;
-  if (ptm == NULL || !plausible(ptm, head)) return NULL;
+  ptm_mirror *ptm = (ptm_mirror *)head->mgau;
+  if (ptm == NULL || !plausible(ptm, head) || ptm->vt->frame_eval == NULL || ptm->vt->free == NULL) return NULL;
   gauden_mirror const *g = ptm->g;
 
   directme_senone_scorer *s = calloc(1, sizeof *s);
@@ -147,7 +196,7 @@ directme_senone_scorer *directme_senone_scorer_create(void *acmod) {
   size_t total = 0;
   s->block = calloc((size_t)s->n_mgau * s->n_feat, sizeof *s->block);
   for (int f = 0; f < s->n_feat; ++f) s->featlen[f] = g->featlen[f];
-  for (int cb = 0; cb < s->n_mgau; ++cb)
+  for (int cb = 0; cb < s->n_mgau && s->block; ++cb)
     for (int f = 0; f < s->n_feat; ++f) {
       s->block[cb * s->n_feat + f] = total;
       total += (size_t)s->featlen[f] * s->n_density;
@@ -158,26 +207,16 @@ directme_senone_scorer *directme_senone_scorer_create(void *acmod) {
   s->dist = malloc((size_t)s->n_density * sizeof(mfcc_t));
   s->cb_start = calloc((size_t)s->n_mgau + 1, sizeof(int));
   s->cb_senones = malloc((size_t)s->n_sen * sizeof(int));
-  s->scores = malloc((size_t)s->n_sen * sizeof(int16_t));
+  s->cb_active = malloc((size_t)s->n_mgau);
   s->ascores = malloc((size_t)s->n_sen * sizeof(int32_t));
-  if (!s->block || !s->mean_t || !s->var_t || !s->topn || !s->dist || !s->cb_start || !s->cb_senones || !s->scores
-      || !s->ascores) {
-    directme_senone_scorer_free(s);
+  int *next = malloc((size_t)s->n_mgau * sizeof(int));
+  if (!s->block || !s->mean_t || !s->var_t || !s->topn || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active
+      || !s->ascores || !next) {
+    free(next);
+    release(s);
     return NULL;
   }
-  for (int cb = 0; cb < s->n_mgau; ++cb)
-    for (int f = 0; f < s->n_feat; ++f) {
-      int len = s->featlen[f];
-      mfcc_t *mean = s->mean_t + s->block[cb * s->n_feat + f];
-      mfcc_t *var = s->var_t + s->block[cb * s->n_feat + f];
-      mfcc_t const *mean0 = g->mean[cb][f][0];
-      mfcc_t const *var0 = g->var[cb][f][0];
-      for (int cw = 0; cw < s->n_density; ++cw)
-        for (int j = 0; j < len; ++j) {
-          mean[(size_t)j * s->n_density + cw] = mean0[(size_t)cw * len + j];
-          var[(size_t)j * s->n_density + cw] = var0[(size_t)cw * len + j];
-        }
-    }
+  copy_gaussians(s);
   for (int i = 0; i < s->n_mgau * s->n_feat; ++i)
     for (int k = 0; k < s->max_topn; ++k) s->topn[i * s->max_topn + k] = (topn_t){k, WORST_DIST};
   logadd_mirror const *t = (logadd_mirror const *)ptm->lmath_8b;
@@ -189,29 +228,23 @@ directme_senone_scorer *directme_senone_scorer_create(void *acmod) {
 #endif
   for (int sen = 0; sen < s->n_sen; ++sen) s->cb_start[ptm->sen2cb[sen] + 1]++;
   for (int cb = 0; cb < s->n_mgau; ++cb) s->cb_start[cb + 1] += s->cb_start[cb];
-  int *next = malloc((size_t)s->n_mgau * sizeof(int));
-  if (next == NULL) {
-    directme_senone_scorer_free(s);
-    return NULL;
-  }
   memcpy(next, s->cb_start, (size_t)s->n_mgau * sizeof(int));
   for (int sen = 0; sen < s->n_sen; ++sen) s->cb_senones[next[ptm->sen2cb[sen]]++] = sen;
   free(next);
+
+  s->original = ptm->vt;
+  s->hook.funcs = *ptm->vt;
+  s->hook.funcs.frame_eval = hooked_frame_eval;
+  if (s->hook.funcs.transform) s->hook.funcs.transform = hooked_transform;
+  s->hook.scorer = s;
+  ptm->vt = &s->hook.funcs;
   return s;
 }
 
-void directme_senone_scorer_free(directme_senone_scorer *s) {
+void directme_senone_scorer_detach(directme_senone_scorer *s) {
   if (s == NULL) return;
-  free(s->block);
-  free(s->mean_t);
-  free(s->var_t);
-  free(s->topn);
-  free(s->dist);
-  free(s->cb_start);
-  free(s->cb_senones);
-  free(s->scores);
-  free(s->ascores);
-  free(s);
+  if (s->ptm->vt == &s->hook.funcs) s->ptm->vt = s->original;
+  release(s);
 }
 
 /* pocketsphinx's insertion_sort_topn: topn[i] takes score d and moves up past worse ones. */
@@ -351,18 +384,63 @@ __attribute__((target("avx2"))) static void add_stream_avx2(uint8_t const *const
 }
 #endif
 
-static void score_frame(directme_senone_scorer *s, mfcc_t **feat, int frame) {
+/* Every senone, codebook by codebook: each stream's top-N codewords give a row of mixture
+ * weights over the codebook's senones. Leaves each senone's score in `ascores`; returns the best. */
+static int score_every_senone(directme_senone_scorer *s);
+
+/* One senone's score (pocketsphinx's ptm_mgau_senone_eval for one senone). */
+static inline int score_senone(directme_senone_scorer const *s, int sen) {
+  ptm_mirror const *ptm = s->ptm;
+  int cb = ptm->sen2cb[sen];
+  int ascore = 0;
+  for (int f = 0; f < s->n_feat; ++f) {
+    topn_t const *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
+    int fden = 0;
+    for (int j = 0; j < s->max_topn; ++j) {
+      int mixw;
+      if (ptm->mixw_cb) {
+        int dcw = ptm->mixw[f][topn[j].cw][sen / 2];
+        dcw = (dcw & 1) ? dcw >> 4 : dcw & 0x0f;
+        mixw = ptm->mixw_cb[dcw];
+      } else {
+        mixw = ptm->mixw[f][topn[j].cw][sen];
+      }
+      fden = j == 0 ? mixw + topn[j].score : fast_add(s->add_table, fden, mixw + topn[j].score);
+    }
+    ascore += fden;
+  }
+  return ascore;
+}
+
+/* pocketsphinx's ptm_mgau_frame_eval, the same numbers: the top-N codewords of every
+ * codebook (of the active ones only, unless every senone is scored), normalized, then the
+ * active senones' scores (or every senone's), less the best. */
+static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *senone_active, int32_t n_senone_active,
+                                 mfcc_t **feat, int32_t frame, int32_t compallsen) {
+  directme_senone_scorer *s = ((hook_t *)((ptm_mirror *)mgau)->vt)->scorer;
+  ptm_mirror const *ptm = s->ptm;
+  if (compallsen) {
+    memset(s->cb_active, 1, (size_t)s->n_mgau);
+  } else {
+    memset(s->cb_active, 0, (size_t)s->n_mgau);
+    for (int i = 0, sen = 0; i < n_senone_active; ++i) {
+      sen += senone_active[i];
+      s->cb_active[ptm->sen2cb[sen]] = 1;
+    }
+  }
   int full = frame % s->ds_ratio == 0;
   for (int cb = 0; cb < s->n_mgau; ++cb)
-    for (int f = 0; f < s->n_feat; ++f) eval_codebook(s, cb, f, feat[f], full);
-  /* pocketsphinx's ptm_mgau_codebook_norm */
+    for (int f = 0; f < s->n_feat; ++f) eval_codebook(s, cb, f, feat[f], full && s->cb_active[cb]);
+  /* pocketsphinx's ptm_mgau_codebook_norm, over the active codebooks */
   for (int f = 0; f < s->n_feat; ++f) {
     int32_t norm = WORST_SCORE;
     for (int cb = 0; cb < s->n_mgau; ++cb) {
+      if (!s->cb_active[cb]) continue;
       int32_t top = s->topn[((size_t)cb * s->n_feat + f) * s->max_topn].score >> SENSCR_SHIFT;
       if (norm < top) norm = top;
     }
     for (int cb = 0; cb < s->n_mgau; ++cb) {
+      if (!s->cb_active[cb]) continue;
       topn_t *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
       for (int k = 0; k < s->max_topn; ++k) {
         int32_t score = topn[k].score >> SENSCR_SHIFT;
@@ -373,8 +451,25 @@ static void score_frame(directme_senone_scorer *s, mfcc_t **feat, int frame) {
       }
     }
   }
-  /* pocketsphinx's ptm_mgau_senone_eval, every senone, codebook by codebook: each stream's
-   * top-N codewords give a row of mixture weights over the senones. */
+  /* pocketsphinx's ptm_mgau_senone_eval */
+  memset(senone_scores, 0, (size_t)s->n_sen * sizeof *senone_scores);
+  int bestscore = 0x7fffffff;
+  if (compallsen) {
+    bestscore = score_every_senone(s);
+    for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)s->ascores[sen];
+  } else {
+    for (int i = 0, sen = 0; i < n_senone_active; ++i) {
+      sen += senone_active[i];
+      int ascore = score_senone(s, sen);
+      if (ascore < bestscore) bestscore = ascore;
+      senone_scores[sen] = (int16_t)ascore;
+    }
+  }
+  for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)(senone_scores[sen] - bestscore);
+  return 0;
+}
+
+static int score_every_senone(directme_senone_scorer *s) {
   ptm_mirror const *ptm = s->ptm;
   uint8_t const *table = s->add_table;
   int bestscore = 0x7fffffff;
@@ -428,36 +523,5 @@ static void score_frame(directme_senone_scorer *s, mfcc_t **feat, int frame) {
     for (int i = 0; i < count; ++i)
       if (s->ascores[senones[i]] < bestscore) bestscore = s->ascores[senones[i]];
   }
-  for (int sen = 0; sen < s->n_sen; ++sen) {
-    int16_t score = (int16_t)s->ascores[sen];
-    s->scores[sen] = (int16_t)(score - bestscore);
-  }
-}
-
-int directme_senone_scorer_score(directme_senone_scorer *s, void *acmod, const int16_t *samples, size_t count,
-                                 FILE *out) {
-  if (s == NULL || acmod == NULL || out == NULL) return -1;
-  if (acmod_start_utt(acmod) < 0) return -1;
-  int16_t const *raw = samples;
-  size_t left = count;
-  int frames = acmod_process_raw(acmod, &raw, &left, 1);
-  if (frames < 0 || acmod_write_senfh_header(acmod, out) < 0) {
-    acmod_end_utt(acmod);
-    return -1;
-  }
-  int16_t n_active = (int16_t)s->n_sen;
-  int written = 0;
-  for (int frame = 0; frame < frames; ++frame) {
-    int index = frame;
-    mfcc_t **feat = acmod_get_frame(acmod, &index);
-    if (feat == NULL) break;
-    score_frame(s, feat, frame);
-    if (fwrite(&n_active, 2, 1, out) != 1 || fwrite(s->scores, 2, (size_t)s->n_sen, out) != (size_t)s->n_sen) {
-      written = -1;
-      break;
-    }
-    ++written;
-  }
-  acmod_end_utt(acmod);
-  return written;
+  return bestscore;
 }

@@ -29,12 +29,32 @@ final class Decoder {
     }
     self.handle = decoder
     self.config = config
+    scorer = directme_acmod(decoder).flatMap { directme_senone_scorer_attach($0) }
   }
 
   deinit {
-    if case .some(.some(let scorer)) = senoneScorer { directme_senone_scorer_free(scorer) }
+    directme_senone_scorer_detach(scorer)
     ps_free(handle)
     cmd_ln_free_r(config)
+  }
+
+  /// DirectMe's scorer of the acoustic model (`CSenoneScorer`), in pocketsphinx's place: the
+  /// numbers pocketsphinx's own scoring gives, in less time. Nil when the model is not one it
+  /// reads (pocketsphinx scores it then).
+  private var scorer: OpaquePointer?
+
+  /// Whether DirectMe's scorer scores the model (true when it can read the model). Setting it
+  /// false gives the model back to pocketsphinx's own scoring (for comparing the two).
+  var scoresItself: Bool {
+    get { scorer != nil }
+    set {
+      if newValue, scorer == nil {
+        scorer = directme_acmod(handle).flatMap { directme_senone_scorer_attach($0) }
+      } else if !newValue, let attached = scorer {
+        directme_senone_scorer_detach(attached)
+        scorer = nil
+      }
+    }
   }
 
   var logmath: OpaquePointer { ps_get_logmath(handle) }
@@ -401,40 +421,6 @@ final class Decoder {
   /// The corresponding C function is `mallopt(M_MMAP_THRESHOLD)`.
   private static let fixedMmapThreshold: Void = { _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024) }()
 
-  /// Whether whole-utterance scores come from DirectMe's own scorer of every senone
-  /// (`CSenoneScorer`: the numbers pocketsphinx's `-compallsen` scoring gives, several times
-  /// faster) rather than from pocketsphinx's search, when the model is one it can read.
-  var scoresItself = true
-
-  /// DirectMe's scorer for this decoder's acoustic model, made on first use; nil inside
-  /// when the model is not a phonetically tied mixture laid out as the scorer expects.
-  private var senoneScorer: OpaquePointer??
-
-  /// Every senone's score in every frame of `samples` (one whole utterance), by DirectMe's
-  /// scorer; nil when it cannot score this decoder's model.
-  ///
-  /// The corresponding C functions are `directme_senone_scorer_create` and
-  /// `directme_senone_scorer_score` (on an `open_memstream`).
-  func scoreEverySenone(_ samples: [Int16], acmod: UnsafeMutableRawPointer) throws -> SenoneScores? {
-    if senoneScorer == nil { senoneScorer = .some(directme_senone_scorer_create(acmod)) }
-    guard case .some(.some(let scorer)) = senoneScorer else { return nil }
-    // A fresh stream, as `startUtterance` starts one: the front end's noise estimate begins anew.
-    let (started, startLog) = SphinxLog.capturing("starting a stream") { ps_start_stream(handle) }
-    try check(started, "ps_start_stream", log: startLog)
-    var buffer: UnsafeMutablePointer<CChar>?
-    var size = 0
-    guard let stream = open_memstream(&buffer, &size) else {
-      throw PocketSphinxError(function: "open_memstream", message: "cannot keep senone scores in memory")
-    }
-    let frames = samples.withUnsafeBufferPointer { directme_senone_scorer_score(scorer, acmod, $0.baseAddress, $0.count, stream) }
-    fclose(stream)
-    guard frames >= 0 else {
-      free(buffer)
-      throw PocketSphinxError(function: "directme_senone_scorer_score", message: "cannot score the utterance")
-    }
-    return SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), decodedFrames: Int(frames))
-  }
-
   /// Whether this decoder can hand out its senone scores (see `directme_acmod`).
   private(set) lazy var canShareScores: Bool = directme_acmod(handle) != nil
 
@@ -446,7 +432,6 @@ final class Decoder {
   func decodeWholeKeepingScores(_ samples: [Int16]) throws -> (Transcription?, SenoneScores?) {
     guard canShareScores, let acmod = directme_acmod(handle) else { return (try decodeWhole(samples), nil) }
     Self.fixedMmapThreshold
-    if scoresItself, let scores = try scoreEverySenone(samples, acmod: acmod) { return (try decode(scores), scores) }
     try startUtterance()
     var buffer: UnsafeMutablePointer<CChar>?
     var size = 0

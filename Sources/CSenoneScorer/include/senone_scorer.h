@@ -5,29 +5,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/// Scores every senone of pocketsphinx's phonetically tied mixture model ("ptm", the
-/// en-us model's kind) in every frame of a whole utterance, as pocketsphinx's own
-/// `ptm_mgau_frame_eval` does with `-compallsen yes`, and writes the scores in its senone
-/// dump format (`acmod_write_senfh_header`, then per frame the senone count and one
-/// 16-bit score each). The same numbers, computed several times faster: the Gaussians
-/// of a codebook are evaluated all at once (vectorized) instead of one by one with
-/// early exits, and the senones of a codebook together.
+/// Scores the senones of pocketsphinx's phonetically tied mixture model ("ptm", the en-us
+/// model's kind) in its place: attached to a decoder, it becomes the model's `frame_eval`,
+/// which pocketsphinx calls for every frame it scores, and gives the numbers pocketsphinx's
+/// own `ptm_mgau_frame_eval` gives, bit for bit, in less time: the Gaussians of a codebook
+/// are evaluated side by side (vector lanes) instead of one by one with early exits, and
+/// when every senone is scored (`-compallsen`) the senones of a codebook together.
 ///
-/// The model's parameters are read from the decoder's loaded acoustic model (its
-/// `acmod_t`, whose layout is pocketsphinx 5prealpha's, checked against what it must hold);
-/// the features are the decoder's own (its front end and batch cepstral mean).
+/// The model's parameters are read from the decoder's loaded acoustic model (its `acmod_t`,
+/// whose layout is pocketsphinx 5prealpha's, checked against what it must hold).
 typedef struct directme_senone_scorer directme_senone_scorer;
 
-/// A scorer for the decoder whose `acmod_t` is `acmod`, or NULL when its acoustic model
-/// is not a ptm model laid out as this code expects (use pocketsphinx's scoring then).
-directme_senone_scorer *directme_senone_scorer_create(void *acmod);
+/// Makes the decoder whose `acmod_t` is `acmod` score its model with DirectMe's scorer; NULL
+/// (and pocketsphinx keeps scoring) when the model is not a ptm model laid out as expected.
+directme_senone_scorer *directme_senone_scorer_attach(void *acmod);
 
-void directme_senone_scorer_free(directme_senone_scorer *scorer);
-
-/// Computes the features of `count` samples (one whole utterance) with the decoder's front
-/// end and writes every senone's score in every frame to `out`, header first. Returns the
-/// number of frames written, or -1 on failure. The decoder must not be in an utterance.
-int directme_senone_scorer_score(directme_senone_scorer *scorer, void *acmod, const int16_t *samples, size_t count,
-                                 FILE *out);
+/// Gives the model back to pocketsphinx's own scoring and frees the scorer. Must come before
+/// the decoder is freed.
+void directme_senone_scorer_detach(directme_senone_scorer *scorer);
 
 #endif
