@@ -259,16 +259,32 @@ static void insertion_sort_topn(topn_t *topn, int i, int32_t d) {
 
 /* The log-likelihood of codeword `cw`, dimension after dimension in pocketsphinx's order
  * (det minus each dimension's weighted squared distance, in float). */
-static inline mfcc_t codeword_score(directme_senone_scorer const *s, mfcc_t const *mean, mfcc_t const *var,
-                                    mfcc_t det, int len, int cw, mfcc_t const *z) {
+/* One codeword's log-likelihood, dimension after dimension in pocketsphinx's order (det
+ * minus each dimension's weighted squared distance, in float), from the model's own arrays. */
+static inline mfcc_t codeword_score(mfcc_t const *mean, mfcc_t const *var, mfcc_t det, int len, mfcc_t const *z) {
   mfcc_t d = det;
   for (int j = 0; j < len; ++j) {
-    mfcc_t diff = z[j] - mean[(size_t)j * s->n_density + cw];
+    mfcc_t diff = z[j] - mean[j];
     mfcc_t sqdiff = diff * diff;
-    mfcc_t compl = sqdiff * var[(size_t)j * s->n_density + cw];
+    mfcc_t compl = sqdiff * var[j];
     d = d - compl;
   }
   return d;
+}
+
+/* pocketsphinx's eval_cb for one codeword of score `d`: kept when at least the worst kept
+ * (as a float), not kept already, and put in its place. */
+static inline void consider(topn_t *topn, int max_topn, int cw, mfcc_t d) {
+  topn_t *best = topn, *worst = topn + (max_topn - 1);
+  if (d < (mfcc_t)worst->score) return;
+  for (int i = 0; i < max_topn; ++i)
+    if (topn[i].cw == cw) return;
+  int32_t intd = (int32_t)d;
+  topn_t *cur;
+  for (cur = worst - 1; cur >= best && intd >= cur->score; --cur) cur[1] = cur[0];
+  ++cur;
+  cur->cw = cw;
+  cur->score = intd;
 }
 
 /* Every codeword's log-likelihood, dimension after dimension in pocketsphinx's order (det
@@ -310,11 +326,17 @@ static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const
   mfcc_t const *mean = s->mean_t + s->block[cb * s->n_feat + f];
   mfcc_t const *var = s->var_t + s->block[cb * s->n_feat + f];
   mfcc_t const *det = g->det[cb][f];
-  for (int i = 0; i < s->max_topn; ++i) {
-    int cw = topn[i].cw;
-    insertion_sort_topn(topn, i, (int32_t)codeword_score(s, mean, var, det[cw], len, cw, z));
+  if (!full) {
+    /* eval_topn alone: the previous frame's top codewords scored again, from the model's arrays. */
+    mfcc_t const *model_mean = g->mean[cb][f][0];
+    mfcc_t const *model_var = g->var[cb][f][0];
+    for (int i = 0; i < s->max_topn; ++i) {
+      int cw = topn[i].cw;
+      mfcc_t d = codeword_score(model_mean + (size_t)cw * len, model_var + (size_t)cw * len, det[cw], len, z);
+      insertion_sort_topn(topn, i, (int32_t)d);
+    }
+    return;
   }
-  if (!full) return;
   int n = s->n_density;
   mfcc_t *dist = s->dist;
 #if defined(__x86_64__)
@@ -323,22 +345,23 @@ static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const
   else
 #endif
     distances(n, len, z, mean, var, det, dist);
-  topn_t *best = topn, *worst = topn + (s->max_topn - 1);
-  for (int cw = 0; cw < n; ++cw) {
-    mfcc_t d = dist[cw];
-    mfcc_t thresh = (mfcc_t)worst->score;
-    if (d < thresh) continue;
-    int i;
-    for (i = 0; i < s->max_topn; ++i)
-      if (topn[i].cw == cw) break;
-    if (i < s->max_topn) continue;
-    int32_t intd = (int32_t)d;
-    topn_t *cur;
-    for (cur = worst - 1; cur >= best && intd >= cur->score; --cur) cur[1] = cur[0];
-    ++cur;
-    cur->cw = cw;
-    cur->score = intd;
+  /* eval_topn: the previous frame's top codewords first, in their new order (their scores
+   * are the same floats a codeword-by-codeword evaluation gives: same operations, same order). */
+  for (int i = 0; i < s->max_topn; ++i) insertion_sort_topn(topn, i, (int32_t)dist[topn[i].cw]);
+  /* The worst kept only gets better as codewords come in: a run of four all under it now
+   * holds no codeword to keep. */
+  int cw = 0;
+#if defined(__x86_64__)
+  topn_t const *worst = topn + (s->max_topn - 1);
+  for (; cw + 4 <= n; cw += 4) {
+    __m128 four = _mm_loadu_ps(dist + cw);
+    int mask = _mm_movemask_ps(_mm_cmpge_ps(four, _mm_set1_ps((mfcc_t)worst->score)));
+    if (mask == 0) continue;
+    for (int k = 0; k < 4; ++k)
+      if (mask & (1 << k)) consider(topn, s->max_topn, cw + k, dist[cw + k]);
   }
+#endif
+  for (; cw < n; ++cw) consider(topn, s->max_topn, cw, dist[cw]);
 }
 
 /* pocketsphinx's fast_logmath_add on negated logs: the smaller less the table's share. */
