@@ -98,6 +98,10 @@ struct directme_senone_scorer {
   mgaufuncs_mirror *original;
   hook_t hook;
   uint8_t *cb_active;
+  /* This frame's mixture-weight row and codeword score of each codebook, stream and top-N
+   * place ([codebook][stream][place]), for scoring a list of active senones. */
+  uint8_t const **rows;
+  int *row_scores;
   int n_mgau, n_feat, n_density, n_sen, max_topn, ds_ratio;
   int featlen[MAX_STREAMS];
   /* Means and precisions transposed, [codebook][stream][dimension][codeword], so that
@@ -163,6 +167,8 @@ static void release(directme_senone_scorer *s) {
   free(s->cb_start);
   free(s->cb_senones);
   free(s->cb_active);
+  free(s->rows);
+  free(s->row_scores);
   free(s->ascores);
   free(s);
 }
@@ -208,10 +214,12 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   s->cb_start = calloc((size_t)s->n_mgau + 1, sizeof(int));
   s->cb_senones = malloc((size_t)s->n_sen * sizeof(int));
   s->cb_active = malloc((size_t)s->n_mgau);
+  s->rows = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->rows);
+  s->row_scores = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->row_scores);
   s->ascores = malloc((size_t)s->n_sen * sizeof(int32_t));
   int *next = malloc((size_t)s->n_mgau * sizeof(int));
   if (!s->block || !s->mean_t || !s->var_t || !s->topn || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active
-      || !s->ascores || !next) {
+      || !s->rows || !s->row_scores || !s->ascores || !next) {
     free(next);
     release(s);
     return NULL;
@@ -481,11 +489,40 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
     bestscore = score_every_senone(s);
     for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)s->ascores[sen];
   } else {
-    for (int i = 0, sen = 0; i < n_senone_active; ++i) {
-      sen += senone_active[i];
-      int ascore = score_senone(s, sen);
-      if (ascore < bestscore) bestscore = ascore;
-      senone_scores[sen] = (int16_t)ascore;
+    if (ptm->mixw_cb == NULL && s->max_topn == 4) {
+      int per_cb = s->n_feat * 4;
+      for (int cb = 0; cb < s->n_mgau; ++cb) {
+        if (!s->cb_active[cb]) continue;
+        for (int k = 0; k < per_cb; ++k) {
+          topn_t const *place = s->topn + (size_t)cb * per_cb + k;
+          s->rows[cb * per_cb + k] = ptm->mixw[k / 4][place->cw];
+          s->row_scores[cb * per_cb + k] = place->score;
+        }
+      }
+      uint8_t const *table = s->add_table;
+      for (int i = 0, sen = 0; i < n_senone_active; ++i) {
+        sen += senone_active[i];
+        int base = ptm->sen2cb[sen] * per_cb;
+        uint8_t const *const *rows = s->rows + base;
+        int const *scores = s->row_scores + base;
+        int ascore = 0;
+        for (int f = 0; f < s->n_feat; ++f, rows += 4, scores += 4) {
+          int fden = rows[0][sen] + scores[0];
+          fden = fast_add(table, fden, rows[1][sen] + scores[1]);
+          fden = fast_add(table, fden, rows[2][sen] + scores[2]);
+          fden = fast_add(table, fden, rows[3][sen] + scores[3]);
+          ascore += fden;
+        }
+        if (ascore < bestscore) bestscore = ascore;
+        senone_scores[sen] = (int16_t)ascore;
+      }
+    } else {
+      for (int i = 0, sen = 0; i < n_senone_active; ++i) {
+        sen += senone_active[i];
+        int ascore = score_senone(s, sen);
+        if (ascore < bestscore) bestscore = ascore;
+        senone_scores[sen] = (int16_t)ascore;
+      }
     }
   }
   for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)(senone_scores[sen] - bestscore);
