@@ -58,6 +58,11 @@ public final class StageWindow {
   let font: OpaquePointer
   let smallFont: OpaquePointer
   var textCache: [TextKey: CachedText] = [:]
+  /// The stage without the ninja, drawn once (the first frame).
+  var cachedBackdrop: Backdrop?
+  /// Whether frames start from the backdrop (`false`: everything is drawn each frame, the
+  /// reference the tests compare with).
+  public var drawsFromBackdrop = true
   private static let wakeEvent = SDL_RegisterEvents(1)
 
   let buttonRect = SDL_Rect(x: 16, y: 14, w: 240, h: 46)
@@ -107,7 +112,12 @@ public final class StageWindow {
     SDL_SetColorKey(surface, 1, SDL_MapRGB(surface.pointee.format, 255, 0, 255))
     spriteSize = Size(
       width: Int(surface.pointee.w * Self.spriteScale), height: Int(surface.pointee.h * Self.spriteScale))
-    let texture = SDL_CreateTextureFromSurface(renderer, surface)
+    // Scaled once, here: a frame copies it 1:1 (a scaled copy that is clipped samples
+    // differently from one that is not, and frames clip it under the panels).
+    let texture = Self.scaled(surface, by: Self.spriteScale).flatMap { scaled in
+      defer { SDL_FreeSurface(scaled) }
+      return SDL_CreateTextureFromSurface(renderer, scaled)
+    }
     SDL_FreeSurface(surface)
     guard let texture else {
       throw fail(SDLError.last("SDL_CreateTextureFromSurface"))
@@ -126,9 +136,16 @@ public final class StageWindow {
     Self.openWindows.withLock { $0 += 1 }
   }
 
+  /// The window's pixel format, the backdrop's too (copied, not converted).
+  var pixelFormat: UInt32 { SDL_GetWindowPixelFormat(window) }
+
   deinit {
     // No wake() may push an event while SDL shuts down.
     Self.openWindows.withLock { $0 -= 1 }
+    if let cachedBackdrop {
+      SDL_DestroyTexture(cachedBackdrop.grid)
+      SDL_DestroyTexture(cachedBackdrop.withPanels)
+    }
     for cached in textCache.values { SDL_DestroyTexture(cached.texture) }
     TTF_CloseFont(font)
     TTF_CloseFont(smallFont)
@@ -137,6 +154,25 @@ public final class StageWindow {
     SDL_DestroyWindow(window)
     TTF_Quit()
     SDL_QuitSubSystem(Self.subsystems)
+  }
+
+  /// `surface` scaled `factor` times (nearest neighbour), its colour key turned into alpha.
+  ///
+  /// The corresponding C functions are `SDL_ConvertSurfaceFormat` and `SDL_UpperBlitScaled` (`SDL_BlitScaled`).
+  private static func scaled(_ surface: UnsafeMutablePointer<SDL_Surface>, by factor: Int32) -> UnsafeMutablePointer<SDL_Surface>? {
+    guard let converted = SDL_ConvertSurfaceFormat(surface, SDL_PIXELFORMAT_ARGB8888.rawValue, 0) else { return nil }
+    defer { SDL_FreeSurface(converted) }
+    guard
+      let scaled = SDL_CreateRGBSurfaceWithFormat(
+        0, converted.pointee.w * factor, converted.pointee.h * factor, 32, SDL_PIXELFORMAT_ARGB8888.rawValue)
+    else { return nil }
+    SDL_SetSurfaceBlendMode(converted, SDL_BLENDMODE_NONE)
+    guard SDL_UpperBlitScaled(converted, nil, scaled, nil) == 0 else {
+      SDL_FreeSurface(scaled)
+      return nil
+    }
+    SDL_SetSurfaceBlendMode(scaled, SDL_BLENDMODE_BLEND)
+    return scaled
   }
 
   private static let subsystems = UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)

@@ -147,6 +147,38 @@ struct StageWindowTests {
     #expect(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "800 600 \(pixel.r) \(pixel.g) \(pixel.b)")
   }
 
+  /// Sprite positions: the middle, under each panel, half out of the window, in the corners.
+  static let positions: [(Double, Double)] = [
+    (400, 300), (400, 40), (130, 20), (400, 560), (700, 590), (5, 300), (795, 300), (0, 0), (800, 600),
+    (400, 74), (400, 504), (400, 85), (400, 490),
+  ]
+
+  @Test("frames drawn from the backdrop are pixel for pixel the frames drawn whole, the ninja under the panels included")
+  func sameFrames() throws {
+    let window = try makeWindow()
+    var differing: [String] = []
+    var spriteShown = 0
+    for (x, y) in Self.positions {
+      let scene = Scene(
+        spritePosition: Point(x: x, y: y), isListening: true, partial: "up", lastTranscript: "move left",
+        lastInstructions: [.left], level: 0.5)
+      window.drawsFromBackdrop = false
+      window.draw(scene)
+      let whole = try window.capturePixels()
+      window.drawsFromBackdrop = true
+      window.draw(scene)
+      let fromBackdrop = try window.capturePixels()
+      let count = zip(whole.pixels, fromBackdrop.pixels).filter { $0 != $1 }.count
+      if count > 0 { differing.append("(\(x), \(y)): \(count) bytes") }
+      // The frames show the ninja where it is (not the backdrop alone).
+      window.draw(Scene(spritePosition: Point(x: -1000, y: -1000), isListening: true, partial: "up", lastTranscript: "move left", lastInstructions: [.left], level: 0.5))
+      let empty = try window.capturePixels()
+      if empty.pixels != fromBackdrop.pixels { spriteShown += 1 }
+    }
+    #expect(differing.isEmpty, "frames differ at \(differing)")
+    #expect(spriteShown == Self.positions.count)
+  }
+
   @Test("a missing sprite or font is a clear error naming the file")
   func missingFiles() {
     #expect {
