@@ -140,6 +140,11 @@ public struct InterpreterSettings: Hashable, Sendable {
   /// With a personal model: the detector of the model other voices are decoded with (their
   /// utterances are decided as that model decides them; see `VoiceProfile`).
   public var otherVoices: Detector?
+  /// A command word spoken within a phrase (a carrier word right before or after it, with no
+  /// pause between: "go up now") needs only this share of the detector's minimum duration:
+  /// words said on the way are shorter than words said alone, and a word beside another
+  /// word is not a click or a breath.
+  public var phraseDurationShare = 0.6
 
   public init(
     detector: Detector = .untrained, rescueMargin: Double = 2.0, minimumOverlap: Double = 0.5,
@@ -197,12 +202,13 @@ public struct Interpreter: Sendable {
     var unsure: [(word: String, confidence: Double)] = []
     var companions: [Instruction] = []
     var otherWords = 0
-    for segment in spoken {
+    for (index, segment) in spoken.enumerated() {
       if let direction = vocabulary.direction(of: segment.word) {
         let passes = detector.gate.passes(result.signal, word: segment)
         voiced = voiced || passes
+        let duration = weighedDuration(index, of: spoken)
         let confidence = segment.margin.map {
-          passes ? detector.calibration(for: segment.word).confidence(margin: $0, duration: segment.duration) : 0
+          passes ? detector.calibration(for: segment.word).confidence(margin: $0, duration: duration) : 0
         } ?? segment.confidence
         guard let confidence, confidence < settings.threshold else {
           instructions.append(
@@ -259,6 +265,27 @@ public struct Interpreter: Sendable {
       return Interpretation(instructions: [], rejection: .notACommand(heard: heard))
     }
     return Interpretation(instructions: instructions)
+  }
+
+  /// Whether the word at `index` has a carrier word right before or after it (within 30 ms).
+  /// Conjunctions do not count: noise heard as commands comes joined by them ("right and
+  /// right" in babble).
+  public func isInPhrase(_ index: Int, of words: [WordSegment]) -> Bool {
+    func carries(_ other: WordSegment) -> Bool {
+      vocabulary.isCarrier(other.word) && !Self.conjunctions.contains(other.word)
+    }
+    let word = words[index]
+    if index > 0, carries(words[index - 1]), word.start - words[index - 1].end <= 0.03 { return true }
+    if index + 1 < words.count, carries(words[index + 1]), words[index + 1].start - word.end <= 0.03 { return true }
+    return false
+  }
+
+  static let conjunctions: Set<String> = ["and", "then"]
+
+  /// The duration the detector weighs for the word at `index` of `words` (the non-filler
+  /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`).
+  public func weighedDuration(_ index: Int, of words: [WordSegment]) -> Double {
+    isInPhrase(index, of: words) ? words[index].duration / settings.phraseDurationShare : words[index].duration
   }
 
   /// A word of another reading, at the same time as `segment`, that sounds like it.

@@ -252,3 +252,34 @@ struct CompanionTests {
     }
   }
 }
+
+@Suite("Interpreter with a detector, words within a phrase")
+struct PhraseDurationTests {
+  /// Minimum duration 0.15 s; a phrase's words need 60% of it (0.09 s).
+  let interpreter = Interpreter(
+    settings: InterpreterSettings(
+      detector: Detector(
+        calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.15), gate: .open,
+        threshold: 0.6, rescueThreshold: 0.6)))
+
+  func result(_ words: [(String, Double, Double)]) -> RecognitionResult {
+    let segments = words.map { word, start, end in
+      WordSegment(word: word, start: start, end: end, score: -20, margin: word == "up" ? 20 : nil)
+    }
+    return RecognitionResult(transcriptions: [Transcription(segments: segments, score: -60)], start: 0, end: 1.2)
+  }
+
+  @Test("a short command between carrier words is taken; alone, after a pause or beside a conjunction it is too short")
+  func shortInPhrase() {
+    // "go up now" with a 110 ms "up": words said on the way are short.
+    #expect(interpreter.interpret(result([("go", 0, 0.5), ("up", 0.5, 0.61), ("now", 0.61, 1.0)])).directions == [.up])
+    #expect(interpreter.interpret(result([("up", 0.5, 0.61), ("now", 0.62, 1.0)])).directions == [.up])
+    // The same "up" alone, or with a pause between it and the carrier word, is a click or a breath.
+    #expect(interpreter.interpret(result([("up", 0.5, 0.61)])).directions.isEmpty)
+    #expect(interpreter.interpret(result([("go", 0, 0.4), ("up", 0.5, 0.61)])).directions.isEmpty)
+    // Conjunctions join noise heard as commands ("right and right" in babble): they do not count.
+    #expect(interpreter.interpret(result([("and", 0.2, 0.5), ("up", 0.5, 0.61)])).directions.isEmpty)
+    // Shorter than the phrase's share of the minimum: refused even in a phrase.
+    #expect(interpreter.interpret(result([("go", 0, 0.5), ("up", 0.5, 0.58), ("now", 0.58, 1.0)])).directions.isEmpty)
+  }
+}
