@@ -33,38 +33,30 @@ extension StageWindow {
     ]
   }
 
-  /// The grid under the ninja, and the same with the panels over it, drawn once.
+  /// The stage without the ninja: the grid with the panels over it, drawn once.
   ///
   /// The corresponding C functions are `SDL_CreateTexture` and `SDL_SetRenderTarget`.
-  private func backdrop() -> Backdrop? {
+  private func backdrop() -> OpaquePointer? {
     if let cachedBackdrop { return cachedBackdrop }
-    func layer(panels: Bool) -> OpaquePointer? {
-      guard
-        let texture = SDL_CreateTexture(
-          renderer, pixelFormat, Int32(SDL_TEXTUREACCESS_TARGET.rawValue), Int32(size.width), Int32(size.height))
-      else { return nil }
-      SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
-      SDL_SetRenderTarget(renderer, texture)
-      drawGrid()
-      if panels { fillPanels() }
-      SDL_SetRenderTarget(renderer, nil)
-      return texture
-    }
-    guard let grid = layer(panels: false) else { return nil }
-    guard let withPanels = layer(panels: true) else {
-      SDL_DestroyTexture(grid)
-      return nil
-    }
-    cachedBackdrop = Backdrop(grid: grid, withPanels: withPanels)
-    return cachedBackdrop
+    guard
+      let texture = SDL_CreateTexture(
+        renderer, pixelFormat, Int32(SDL_TEXTUREACCESS_TARGET.rawValue), Int32(size.width), Int32(size.height))
+    else { return nil }
+    SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
+    SDL_SetRenderTarget(renderer, texture)
+    drawGrid()
+    fillPanels()
+    SDL_SetRenderTarget(renderer, nil)
+    cachedBackdrop = texture
+    return texture
   }
 
   /// The grid, the ninja and the panels over it, as `drawGrid`, `drawSprite` and
   /// `fillPanels` draw them, pixel for pixel (a test compares), at the cost of one copy: the
-  /// panels' blending (a quarter of the window, every frame of an animation: a third of the
+  /// panels' blending (a quarter of the window, every frame of an animation: most of the
   /// window's drawing time) is redone only where the ninja is under a panel.
-  private func drawBackground(from backdrop: Backdrop, sprite: SDL_Rect) {
-    SDL_RenderCopy(renderer, backdrop.withPanels, nil, nil)
+  private func drawBackground(from backdrop: OpaquePointer, sprite: SDL_Rect) {
+    SDL_RenderCopy(renderer, backdrop, nil, nil)
     let panels = panelRects
     var stage = SDL_Rect(x: 0, y: panels[0].h, w: Int32(size.width), h: panels[1].y - panels[0].h)
     SDL_RenderSetClipRect(renderer, &stage)
@@ -75,7 +67,7 @@ extension StageWindow {
       var overlap = SDL_Rect()
       guard SDL_IntersectRect(&panel, &under, &overlap) == SDL_TRUE else { continue }
       SDL_RenderSetClipRect(renderer, &overlap)
-      SDL_RenderCopy(renderer, backdrop.grid, &overlap, &overlap)
+      drawGrid(clipped: true)
       drawSprite(sprite)
       fill(panel, Self.panelColour)
     }
@@ -93,9 +85,15 @@ extension StageWindow {
     SDL_RenderCopy(renderer, sprite, nil, &rect)
   }
 
-  private func drawGrid() {
-    setColor(236, 240, 244)
-    SDL_RenderClear(renderer)
+  /// The background and its grid lines; `clipped`: only inside the clip rectangle (which
+  /// SDL_RenderClear would ignore).
+  private func drawGrid(clipped: Bool = false) {
+    if clipped {
+      fill(SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height)), 236, 240, 244)
+    } else {
+      setColor(236, 240, 244)
+      SDL_RenderClear(renderer)
+    }
     setColor(222, 228, 234)
     let step = 50
     for x in stride(from: 0, through: size.width, by: step) {
@@ -173,12 +171,6 @@ extension StageWindow {
     var text: String
     var large: Bool
     var r: UInt8, g: UInt8, b: UInt8
-  }
-
-  /// The stage without the ninja: the grid alone, and with the panels over it.
-  struct Backdrop {
-    var grid: OpaquePointer
-    var withPanels: OpaquePointer
   }
 
   struct CachedText {

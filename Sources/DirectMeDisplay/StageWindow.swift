@@ -59,7 +59,7 @@ public final class StageWindow {
   let smallFont: OpaquePointer
   var textCache: [TextKey: CachedText] = [:]
   /// The stage without the ninja, drawn once (the first frame).
-  var cachedBackdrop: Backdrop?
+  var cachedBackdrop: OpaquePointer?
   /// Whether frames start from the backdrop (`false`: everything is drawn each frame, the
   /// reference the tests compare with).
   public var drawsFromBackdrop = true
@@ -142,10 +142,7 @@ public final class StageWindow {
   deinit {
     // No wake() may push an event while SDL shuts down.
     Self.openWindows.withLock { $0 -= 1 }
-    if let cachedBackdrop {
-      SDL_DestroyTexture(cachedBackdrop.grid)
-      SDL_DestroyTexture(cachedBackdrop.withPanels)
-    }
+    if let cachedBackdrop { SDL_DestroyTexture(cachedBackdrop) }
     for cached in textCache.values { SDL_DestroyTexture(cached.texture) }
     TTF_CloseFont(font)
     TTF_CloseFont(smallFont)
