@@ -419,6 +419,16 @@ __attribute__((target("avx2"))) static void add_stream_avx2(uint8_t const *const
  * weights over the codebook's senones. Leaves each senone's score in `ascores`; returns the best. */
 static int score_every_senone(directme_senone_scorer *s);
 
+/* Senone `sen`'s mixture weight of codeword `cw` in stream `f` (negated log): read as stored,
+ * or through the 4-bit codebook of a model whose weights are quantized, nibble chosen as
+ * pocketsphinx's ptm_mgau chooses it. */
+static inline int mixture_weight(ptm_mirror const *ptm, int f, int cw, int sen) {
+  if (ptm->mixw_cb == NULL) return ptm->mixw[f][cw][sen];
+  int dcw = ptm->mixw[f][cw][sen / 2];
+  dcw = (dcw & 1) ? dcw >> 4 : dcw & 0x0f;
+  return ptm->mixw_cb[dcw];
+}
+
 /* One senone's score (pocketsphinx's ptm_mgau_senone_eval for one senone). */
 static inline int score_senone(directme_senone_scorer const *s, int sen) {
   ptm_mirror const *ptm = s->ptm;
@@ -428,14 +438,7 @@ static inline int score_senone(directme_senone_scorer const *s, int sen) {
     topn_t const *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
     int fden = 0;
     for (int j = 0; j < s->max_topn; ++j) {
-      int mixw;
-      if (ptm->mixw_cb) {
-        int dcw = ptm->mixw[f][topn[j].cw][sen / 2];
-        dcw = (dcw & 1) ? dcw >> 4 : dcw & 0x0f;
-        mixw = ptm->mixw_cb[dcw];
-      } else {
-        mixw = ptm->mixw[f][topn[j].cw][sen];
-      }
+      int mixw = mixture_weight(ptm, f, topn[j].cw, sen);
       fden = j == 0 ? mixw + topn[j].score : fast_add(s->add_table, fden, mixw + topn[j].score);
     }
     ascore += fden;
@@ -567,14 +570,7 @@ static int score_every_senone(directme_senone_scorer *s) {
         int sen = senones[i];
         int fden = 0;
         for (int j = 0; j < s->max_topn; ++j) {
-          int mixw;
-          if (ptm->mixw_cb) {
-            int dcw = ptm->mixw[f][topn[j].cw][sen / 2];
-            dcw = (dcw & 1) ? dcw >> 4 : dcw & 0x0f;
-            mixw = ptm->mixw_cb[dcw];
-          } else {
-            mixw = ptm->mixw[f][topn[j].cw][sen];
-          }
+          int mixw = mixture_weight(ptm, f, topn[j].cw, sen);
           fden = j == 0 ? mixw + topn[j].score : fast_add(table, fden, mixw + topn[j].score);
         }
         s->ascores[sen] += fden;
