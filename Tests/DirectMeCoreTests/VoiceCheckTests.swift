@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DirectMeTestSupport
 
 @testable import DirectMeCore
 
@@ -125,5 +126,31 @@ struct VoiceRoutingTests {
     #expect(loaded.voices == routing.voices)
     try Data("{}".utf8).write(to: folder.appendingPathComponent(VoiceRouting.fileName))
     #expect(throws: VoiceFileError.self) { try VoiceRouting.load(modelFolder: folder.path) }
+  }
+
+  @Test("the reference tables' scanner reads what JSONDecoder reads: the shipped file, keys inside notes, escapes, spacing, odd values")
+  func scanner() throws {
+    let shipped = TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme/routing.json")
+    if let data = FileManager.default.contents(atPath: shipped.path) {
+      let scanned = try VoiceRouting.decode(data)
+      #expect(scanned == (try JSONDecoder().decode(VoiceRouting.self, from: data)))
+      #expect(scanned.people.count > 100 && scanned.voices.count > 100)
+      #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values.count == 2, "the scanner gave up")
+    } else {
+      Issue.record("the shipped model's routing.json is missing at \(shipped.path)")
+    }
+    let tricky = """
+      { "notes" : {"people": "[[9, 9]] \\" and \\\\", "voices]": "}{"}, "name":"s\\"y", "model": "m",
+        "people" : [ [1.5e1, -2] ,[ 0.25,3 ] ], "scale":[1,1], "voices":[[-1E-2,4]], "neighbours": 3, "margin": 0.2 }
+      """
+    let data = Data(tricky.utf8)
+    let expected = try JSONDecoder().decode(VoiceRouting.self, from: data)
+    #expect(try VoiceRouting.decode(data) == expected)
+    #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values["people"] == [[15, -2], [0.25, 3]])
+    #expect(expected.people == [[15, -2], [0.25, 3]] && expected.voices == [[-0.01, 4]])
+    // Tables that are not numbers, and documents that are not JSON, are JSONDecoder's to refuse.
+    for bad in ["{\"people\": [[\"a\"]], \"voices\": [[1]]}", "{\"people\": [[1,]]", "[1]", "{\"people\": [[1]"] {
+      #expect(throws: (any Error).self) { try VoiceRouting.decode(Data(bad.utf8)) }
+    }
   }
 }
