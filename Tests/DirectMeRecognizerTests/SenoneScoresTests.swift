@@ -10,22 +10,32 @@ import Testing
   .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
   .enabled(if: canSpeak, "needs flite and sox (scripts/setup.sh)"))
 struct SenoneScoresTests {
-  @Test("decoding an utterance's kept senone scores gives what decoding its audio gives, for every search")
-  func sameReadings() throws {
+  /// The final pass's decoder with the shipped model and the test grammar's three searches.
+  func finalDecoder() throws -> Decoder {
     let configuration = shippedConfiguration()
     let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
     try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
-    #expect(decoder.canShareScores, "pocketsphinx's layout is the one directme_acmod checks for")
-    let folder = try TestSupport.temporaryFolder("senscr")
+    return decoder
+  }
+
+  /// Each text spoken by the test voices in turn, as samples.
+  func spoken(_ texts: [String], tag: String) throws -> [[Int16]] {
+    let folder = try TestSupport.temporaryFolder(tag)
     defer { try? FileManager.default.removeItem(at: folder) }
-    // A short clip, then one far longer than the feature buffer (the case where reading
-    // scores once overran pocketsphinx's frame positions), then the short one again.
-    var clips: [[Int16]] = []
-    for (index, text) in ["down", "move the ninja left. then go up. and right. up. up. down.", "right"].enumerated() {
+    return try texts.enumerated().map { index, text in
       let file = folder.appendingPathComponent("\(index).wav")
       try TestSupport.speak(text, voice: voices[index % voices.count], to: file)
-      clips.append(try TestSupport.samples(of: file))
+      return try TestSupport.samples(of: file)
     }
+  }
+
+  @Test("decoding an utterance's kept senone scores gives what decoding its audio gives, for every search")
+  func sameReadings() throws {
+    let decoder = try finalDecoder()
+    #expect(decoder.canShareScores, "pocketsphinx's layout is the one directme_acmod checks for")
+    // A short clip, then one far longer than the feature buffer (the case where reading
+    // scores once overran pocketsphinx's frame positions), then the short one again.
+    let clips = try spoken(["down", "move the ninja left. then go up. and right. up. up. down.", "right"], tag: "senscr")
     for samples in clips {
       try decoder.select(search: "commands")
       let (reading, kept) = try decoder.decodeWholeKeepingScores(samples)
@@ -42,18 +52,9 @@ struct SenoneScoresTests {
 
   @Test("DirectMe's scorer gives pocketsphinx's senone scores, frame for frame")
   func ownScorer() throws {
-    let configuration = shippedConfiguration()
-    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
-    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
+    let decoder = try finalDecoder()
     try decoder.select(search: "commands")
-    let folder = try TestSupport.temporaryFolder("senscr-own")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    var clips: [[Int16]] = []
-    for (index, text) in ["up", "please move the ninja down. then left.", "the brown town"].enumerated() {
-      let file = folder.appendingPathComponent("\(index).wav")
-      try TestSupport.speak(text, voice: voices[index % voices.count], to: file)
-      clips.append(try TestSupport.samples(of: file))
-    }
+    var clips = try spoken(["up", "please move the ninja down. then left.", "the brown town"], tag: "senscr-own")
     // Noise and near-silence too: every codebook's top Gaussians change from frame to frame.
     var random = SystemRandomNumberGenerator()
     clips.append((0..<16_000).map { _ in Int16.random(in: -3000...3000, using: &random) })
@@ -75,14 +76,7 @@ struct SenoneScoresTests {
   @Test("the streaming decoder (active senones only, live cepstral mean) hears the same with DirectMe's scorer")
   func ownScorerStreaming() throws {
     let configuration = shippedConfiguration()
-    let folder = try TestSupport.temporaryFolder("senscr-streaming")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    var clips: [[Int16]] = []
-    for (index, text) in ["move the ninja left", "down. down. right.", "good morning"].enumerated() {
-      let file = folder.appendingPathComponent("\(index).wav")
-      try TestSupport.speak(text, voice: voices[index % voices.count], to: file)
-      clips.append(try TestSupport.samples(of: file))
-    }
+    let clips = try spoken(["move the ninja left", "down. down. right.", "good morning"], tag: "senscr-streaming")
     // Two decoders from the same start (the live cepstral mean carries from one utterance to
     // the next), one scored by pocketsphinx, one by DirectMe's scorer: every partial reading
     // of every utterance the same, word times and scores included.
@@ -111,14 +105,8 @@ struct SenoneScoresTests {
 
   @Test("a part of an utterance's kept scores decodes as that part of the utterance")
   func parts() throws {
-    let configuration = shippedConfiguration()
-    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
-    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
-    let folder = try TestSupport.temporaryFolder("senscr-parts")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("sequence.wav")
-    try TestSupport.speak("left. up. down.", voice: voices[0], to: file)
-    let samples = try TestSupport.samples(of: file)
+    let decoder = try finalDecoder()
+    let samples = try spoken(["left. up. down."], tag: "senscr-parts")[0]
     try decoder.select(search: "commands")
     let (reading, kept) = try decoder.decodeWholeKeepingScores(samples)
     let scores = try #require(kept)
