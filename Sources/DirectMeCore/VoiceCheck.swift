@@ -376,9 +376,6 @@ struct ReferenceTables {
     var depth = 0
     var lastString: String?
     var copiedUpTo = 0
-    func skipSpace() {
-      while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-    }
     while index < bytes.count {
       let byte = bytes[index]
       switch byte {
@@ -398,7 +395,7 @@ struct ReferenceTables {
         depth -= 1
       case UInt8(ascii: ":") where depth == 1:
         index += 1
-        skipSpace()
+        Self.skipSpace(bytes, at: &index)
         guard let key = lastString, keys.contains(key) else { continue }
         let valueStart = index
         guard let table = Self.table(bytes, at: &index) else { return nil }
@@ -411,17 +408,21 @@ struct ReferenceTables {
       }
       index += 1
     }
-    guard depth == 0, bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else { return nil }
+    var first = 0
+    Self.skipSpace(bytes, at: &first)
+    guard depth == 0, first < bytes.count, bytes[first] == UInt8(ascii: "{") else { return nil }
     rest += bytes[copiedUpTo...]
+  }
+
+  /// Moves `index` past JSON whitespace.
+  private static func skipSpace(_ bytes: [UInt8], at index: inout Int) {
+    while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
   }
 
   /// `[[number, ...], ...]` at `index`, moving past it.
   private static func table(_ bytes: [UInt8], at index: inout Int) -> [[Double]]? {
-    func skipSpace() {
-      while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-    }
     func expect(_ character: Unicode.Scalar) -> Bool {
-      skipSpace()
+      skipSpace(bytes, at: &index)
       guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
       index += 1
       return true
@@ -437,7 +438,7 @@ struct ReferenceTables {
       return expect("]") ? items : nil
     }
     func number() -> Double? {
-      skipSpace()
+      skipSpace(bytes, at: &index)
       let start = index
       while index < bytes.count, "0123456789+-.eE".utf8.contains(bytes[index]) { index += 1 }
       guard index > start else { return nil }

@@ -29,7 +29,12 @@ final class Decoder {
     }
     self.handle = decoder
     self.config = config
-    scorer = directme_acmod(decoder).flatMap { directme_senone_scorer_attach($0) }
+    scorer = Self.attachScorer(to: decoder)
+  }
+
+  /// DirectMe's scorer installed in `decoder`'s acoustic model, nil when it cannot read the model.
+  private static func attachScorer(to decoder: OpaquePointer) -> OpaquePointer? {
+    directme_acmod(decoder).flatMap { directme_senone_scorer_attach($0) }
   }
 
   deinit {
@@ -49,7 +54,7 @@ final class Decoder {
     get { scorer != nil }
     set {
       if newValue, scorer == nil {
-        scorer = directme_acmod(handle).flatMap { directme_senone_scorer_attach($0) }
+        scorer = Self.attachScorer(to: handle)
       } else if !newValue, let attached = scorer {
         directme_senone_scorer_detach(attached)
         scorer = nil
