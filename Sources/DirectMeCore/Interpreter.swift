@@ -206,10 +206,7 @@ public struct Interpreter: Sendable {
       if let direction = vocabulary.direction(of: segment.word) {
         let passes = detector.gate.passes(result.signal, word: segment)
         voiced = voiced || passes
-        let duration = weighedDuration(index, of: spoken)
-        let confidence = segment.margin.map {
-          passes ? detector.calibration(for: segment.word).confidence(margin: $0, duration: duration) : 0
-        } ?? segment.confidence
+        let confidence = confidence(ofWordAt: index, in: spoken, result: result)
         guard let confidence, confidence < settings.threshold else {
           instructions.append(
             Instruction(
@@ -265,6 +262,17 @@ public struct Interpreter: Sendable {
       return Interpretation(instructions: [], rejection: .notACommand(heard: heard))
     }
     return Interpretation(instructions: instructions)
+  }
+
+  /// How sure the detector is of the command word at `index` of `spoken` (the non-filler
+  /// words of `result`'s commands reading): its margin calibrated with its weighed duration;
+  /// 0 when the word holds no voice. Without a margin, the recognizer's own confidence, if any.
+  public func confidence(ofWordAt index: Int, in spoken: [WordSegment], result: RecognitionResult) -> Double? {
+    let segment = spoken[index]
+    guard let margin = segment.margin else { return segment.confidence }
+    let detector = settings.detector
+    guard detector.gate.passes(result.signal, word: segment) else { return 0 }
+    return detector.calibration(for: segment.word).confidence(margin: margin, duration: weighedDuration(index, of: spoken))
   }
 
   /// Whether the word at `index` has a carrier word right before or after it (within 30 ms).

@@ -197,15 +197,13 @@ struct AccuracyBench: ParsableCommand {
       let theirs = outcome.baseline.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
       let before = outcome.previous.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
       let heard = outcome.results.map { result in
-        let detector = interpreter.settings.detector
         let words = (result.commandsReading ?? result.bestTranscription).segments.filter { !$0.isFiller }
         let commands = words.enumerated().map { index, segment in
-          let duration = interpreter.weighedDuration(index, of: words)
-          return segment.word
+          segment.word
             + (segment.margin.map {
               String(
                 format: "(m %.1f, c %.2f)", $0,
-                detector.confidence(word: segment.word, margin: $0, duration: duration, signal: result.signal))
+                interpreter.confidence(ofWordAt: index, in: words, result: result) ?? 0)
             } ?? "")
         }.joined(separator: " ")
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""
