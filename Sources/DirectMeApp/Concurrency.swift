@@ -36,6 +36,14 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// Appends `items` at once (one wake-up of a waiting `pop`).
+  public func push(contentsOf newItems: [Element]) {
+    condition.lock()
+    items.append(contentsOf: newItems)
+    condition.signal()
+    condition.unlock()
+  }
+
   /// The next item; `nil` once closed and empty, or after `timeout` seconds without one.
   public func pop(timeout: Double? = nil) -> Element? {
     condition.lock()

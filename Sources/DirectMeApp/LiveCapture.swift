@@ -5,9 +5,13 @@ import Foundation
 /// A microphone: gives the next `count` samples (16 kHz mono), blocking until they are there.
 public protocol AudioInput: AnyObject {
   func read(count: Int) throws -> [Int16]
+  /// Samples the input delivers at a time: reading fewer wakes the reader more often for nothing.
+  var fragmentSamples: Int { get }
 }
 
-extension Microphone: AudioInput {}
+extension Microphone: AudioInput {
+  public var fragmentSamples: Int { Int((Double(Self.sampleRate) * fragmentDuration).rounded()) }
+}
 
 /// Where live audio comes from: connects to the microphone, and tells a lost connection
 /// (the server went away: worth reconnecting) from other errors (which end the run).
@@ -91,8 +95,13 @@ public final class CaptureThread: @unchecked Sendable {
         continue
       }
       do {
-        let samples = try current.read(count: chunkSamples)
-        chunks.push(.chunk(samples, wall: InstructionTiming.now()))
+        // A fragment at a time (30 ms from PulseAudio), handed on as 10 ms chunks at once:
+        // each read and each hand-over wakes a thread.
+        let samples = try current.read(count: max(1, current.fragmentSamples / chunkSamples) * chunkSamples)
+        let wall = InstructionTiming.now()
+        chunks.push(contentsOf: stride(from: 0, to: samples.count, by: chunkSamples).map {
+          .chunk(Array(samples[$0..<min(samples.count, $0 + chunkSamples)]), wall: wall)
+        })
       } catch {
         input = nil
         chunks.push(.lost)

@@ -305,7 +305,7 @@ struct LiveBench: ParsableCommand {
       stages["interpretation", default: []].append(timing.interpretSeconds)
       stages["render (emitted -> first frame with the move)", default: []].append(rendered - timing.emittedWall)
     }
-    emit("3. Live through PulseAudio (module-pipe-source, 10 ms fragments), window on SDL's dummy driver")
+    emit("3. Live through PulseAudio (module-pipe-source, 30 ms fragments), window on SDL's dummy driver")
     emit(row("figure", "value", "target"))
     emit(row("start to listening", String(format: "%.2f s", startup), "<= 0.5 s"))
     emit(row("CPU, listening to silence", String(format: "%.1f%% of a core", idle * 100), "<= 2%"))

@@ -12,15 +12,21 @@ final class FakeInput: AudioInput {
   let value: Int16
   var chunks: Int
   let error: Error
-  init(value: Int16, chunks: Int, then error: Error) {
+  let fragmentSamples: Int
+  /// How many samples each read asked for.
+  var reads: [Int] = []
+  init(value: Int16, chunks: Int, then error: Error, fragmentSamples: Int = 160) {
     self.value = value
     self.chunks = chunks
     self.error = error
+    self.fragmentSamples = fragmentSamples
   }
   func read(count: Int) throws -> [Int16] {
     guard chunks > 0 else { throw error }
     chunks -= 1
-    return [Int16](repeating: value, count: count)
+    reads.append(count)
+    // value, value + 1, ... so that the order of the samples shows.
+    return (0..<count).map { value &+ Int16(truncatingIfNeeded: $0) }
   }
 }
 
@@ -68,6 +74,23 @@ struct CaptureTests {
     #expect(statuses.first == "microphone lost (connection lost); reconnecting", "\(statuses)")
     #expect(statuses.contains { $0.hasPrefix("microphone lost (connection lost); retrying in") })
     #expect(statuses.contains("(cleared)"), "the status clears when the microphone is back")
+  }
+
+  @Test("reads a whole fragment at a time and hands it on as 10 ms chunks, in order")
+  func fragments() {
+    let channel = StageChannel(listening: true)
+    let input = FakeInput(value: 0, chunks: 2, then: Broken(), fragmentSamples: 480)
+    let capture = CaptureThread(
+      source: AudioSource(connect: { throw Broken() }, isConnectionLost: { _ in false }), first: input,
+      channel: channel, output: Output(line: { _ in }, warning: { _ in }))
+    capture.start()
+    let chunks = drain(capture, channel: channel).compactMap { event -> [Int16]? in
+      if case .chunk(let samples, _) = event { return samples } else { return nil }
+    }
+    #expect(input.reads == [480, 480], "30 ms a read")
+    #expect(chunks.map(\.count) == [160, 160, 160, 160, 160, 160])
+    #expect(chunks.map { $0.first! } == [0, 160, 320, 0, 160, 320], "each fragment's three chunks in order")
+    #expect(chunks.allSatisfy { zip($0, $0.dropFirst()).allSatisfy { $0 + 1 == $1 } })
   }
 
   @Test("closing the channel ends the capture")
