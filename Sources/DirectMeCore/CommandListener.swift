@@ -194,9 +194,9 @@ public final class CommandListener {
   /// word is faint beside the utterance's loudest frame).
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
-    result.signal = SignalEvidence.measure(utteranceAudio, sampleRate: sampleRate)
     let periods = SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate)
     let energies = Signal.frameEnergies(utteranceAudio, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
+    result.signal = SignalEvidence.measure(periods: periods, energies: energies)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
         let word = result.transcriptions[t].segments[w]

@@ -22,14 +22,19 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// Measures 16 kHz mono samples in 10 ms frames.
   public static func measure(_ samples: [Int16], sampleRate: Int = 16_000) -> SignalEvidence {
     let hop = sampleRate / 100
-    let frames = samples.count / hop
-    guard frames >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
-    // Energies of the full-band frames, dBFS.
-    let sorted = Signal.frameEnergies(samples, length: hop, floor: 1e-2, wholeFrames: true).sorted()
-    let periods = Self.pitchPeriods(samples, sampleRate: sampleRate, frames: frames)
+    guard samples.count / hop >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
+    return measure(
+      periods: pitchPeriods(samples, sampleRate: sampleRate),
+      energies: Signal.frameEnergies(samples, length: hop, floor: 1e-2, wholeFrames: true))
+  }
+
+  /// The evidence of 10 ms frames already measured: their pitch periods (`pitchPeriods`)
+  /// and full-band energies (dBFS, `Signal.frameEnergies` of whole frames).
+  public static func measure(periods: [Int], energies: [Double]) -> SignalEvidence {
+    guard periods.count >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
     return SignalEvidence(
-      voiced: Double(periods.count { $0 > 0 }) / 100, longestVoiced: longestVoicedRun(periods, in: 0..<frames),
-      dynamicRange: dynamicRange(sortedEnergies: sorted))
+      voiced: Double(periods.count { $0 > 0 }) / 100, longestVoiced: longestVoicedRun(periods, in: 0..<periods.count),
+      dynamicRange: dynamicRange(sortedEnergies: energies.sorted()))
   }
 
   /// How far (dB) the loud part of frame energies sorted quietest first (the 95th
