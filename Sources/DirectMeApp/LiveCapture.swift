@@ -9,9 +9,7 @@ public protocol AudioInput: AnyObject {
   var fragmentSamples: Int { get }
 }
 
-extension Microphone: AudioInput {
-  public var fragmentSamples: Int { Int((Double(Self.sampleRate) * fragmentDuration).rounded()) }
-}
+extension Microphone: AudioInput {}
 
 /// Where live audio comes from: connects to the microphone, and tells a lost connection
 /// (the server went away: worth reconnecting) from other errors (which end the run).

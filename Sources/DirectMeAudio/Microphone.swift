@@ -43,6 +43,8 @@ public final class Microphone {
   public static let sampleRate = 16_000
   public let device: String?
   public let fragmentDuration: Double
+  /// Samples per fragment: what one read should ask for.
+  public let fragmentSamples: Int
   private let stream: OpaquePointer
 
   /// Connects to the PulseAudio server and opens a record stream.
@@ -58,8 +60,9 @@ public final class Microphone {
   public init(device: String? = nil, fragmentDuration: Double = 0.030, applicationName: String = "DirectMe") throws {
     self.device = device
     self.fragmentDuration = fragmentDuration
+    fragmentSamples = max(1, Int((Double(Self.sampleRate) * fragmentDuration).rounded()))
     var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(Self.sampleRate), channels: 1)
-    let fragmentBytes = UInt32(Double(Self.sampleRate) * fragmentDuration) * 2
+    let fragmentBytes = UInt32(fragmentSamples * 2)
     var attributes = pa_buffer_attr(
       maxlength: UInt32(Self.sampleRate * 2 * 4),  // at most 4 s queued if we fall behind
       tlength: UInt32.max, prebuf: UInt32.max, minreq: UInt32.max, fragsize: fragmentBytes)

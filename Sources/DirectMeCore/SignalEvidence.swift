@@ -21,11 +21,9 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
 
   /// Measures 16 kHz mono samples in 10 ms frames.
   public static func measure(_ samples: [Int16], sampleRate: Int = 16_000) -> SignalEvidence {
-    let hop = sampleRate / 100
-    guard samples.count / hop >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
-    return measure(
+    measure(
       periods: pitchPeriods(samples, sampleRate: sampleRate),
-      energies: Signal.frameEnergies(samples, length: hop, floor: 1e-2, wholeFrames: true))
+      energies: Signal.frameEnergies(samples, length: sampleRate / 100, floor: 1e-2, wholeFrames: true))
   }
 
   /// The evidence of 10 ms frames already measured: their pitch periods (`pitchPeriods`)
