@@ -47,6 +47,30 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     pitchPeriods(samples, sampleRate: sampleRate, frames: samples.count / (sampleRate / 100))
   }
 
+  /// Whether `next`, the audio that follows a stretch already decided (`before`), holds a
+  /// word of its own: at least `wordFrames` 10 ms frames that are loud for it (within
+  /// `wordRange` dB of its loudest), stand `aboveBackground` dB above the background (the
+  /// 10th percentile of all the frames) and are audible beside the loudest frame before it
+  /// (`faintBelowLoudest`). A release, a breath or a click after a word has a few such
+  /// frames; a word, even one said much more softly than the one before, has 20 or more.
+  public static func holdsWord(_ next: [Int16], after before: [Int16]) -> Bool {
+    let energies = Signal.frameEnergies(next)
+    let earlier = Signal.frameEnergies(before)
+    guard let loudest = energies.max(), let loudestBefore = earlier.max() else { return false }
+    let all = (earlier + energies).sorted()
+    let floor = max(loudest - wordRange, loudestBefore - faintBelowLoudest, all[all.count / 10] + aboveBackground)
+    return energies.count { $0 >= floor } >= wordFrames
+  }
+
+  /// See `holdsWord(_:after:)`. Chosen on the accuracy bench's sequences and single words
+  /// (300 sequences of held-out speakers' clips: 20 frames 69.3% right, 30 frames 68.7%;
+  /// checking speakers' single words unchanged by either, where a test against the word's own
+  /// loudest alone, without the background, heard noise after a word as another: 91.5 ->
+  /// 90.4% right).
+  static let wordFrames = 20
+  static let wordRange = 20.0
+  static let aboveBackground = 15.0
+
   /// How far (dB) under the utterance's loudest frame a command word's loudest may lie and
   /// the word still be said to DirectMe. Quieter sound is not: the faint lead-in a speech
   /// synthesizer puts before a word (43 dB under its vowel, read as a second "up"), a voice

@@ -216,6 +216,19 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// The final pass over the audio kept, times from the utterance's start, without the
   /// words settled (those most of whose time lies before `settledTime`).
   private func finalPassOfUnsettled() throws -> RecognitionResult {
+    // After an early decision the audio kept begins with the words settled last, as context
+    // for what follows them (see `settle`). When what follows holds a word of its own, the
+    // word is decoded on its own, like a word said alone: beside the context, a word said
+    // more softly than the one before, or in another room or voice (the cepstral mean is
+    // the whole stretch's), was lost. Sequences of 2-4 held-out speakers' clips: 65.0% ->
+    // 69.3% right (300 made with another seed than the benchmark's; its 100: 68 -> 69%).
+    let settledSample = Int(settledInAudio * Double(Self.sampleRate))
+    if settledSample > 0, settledSample < audio.count,
+      SignalEvidence.holdsWord(Array(audio[settledSample...]), after: Array(audio[..<settledSample]))
+    {
+      audio.removeFirst(settledSample)
+      droppedSamples += settledSample
+    }
     let result = try finalPass()
     guard droppedSamples > 0 || settledTime > 0 else { return result }
     var shifted = result.shifted(by: Double(droppedSamples) / Double(Self.sampleRate))

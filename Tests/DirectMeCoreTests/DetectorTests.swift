@@ -143,4 +143,23 @@ struct SignalEvidenceTests {
     let quieter = pause + loud + pause + scaled(loud, dB: -20) + pause
     #expect(SignalEvidence.isAudible(70..<100, of: Signal.frameEnergies(quieter, length: 160, floor: 1e-2, wholeFrames: true)))
   }
+
+  @Test("after a decided word, a softer word is a word of its own; a release, a click or the room's noise is not")
+  func wordOfItsOwn() {
+    func scaled(_ samples: [Int16], dB: Double) -> [Int16] {
+      samples.map { Int16(clamping: Int((Double($0) * pow(10, dB / 20)).rounded())) }
+    }
+    var random = Signal.Random(seed: 5)
+    let room = { (seconds: Double) in Signal.whiteNoise(seconds, level: -60, random: &random) }
+    let decided = room(0.2) + scaled(vowel(seconds: 0.4), dB: 12) + room(0.15)
+    // A word 22 dB softer than the decided one (another take, another speaker).
+    #expect(SignalEvidence.holdsWord(room(0.1) + scaled(vowel(seconds: 0.3), dB: -10) + room(0.3), after: decided))
+    // A 50 ms release or click: too short to be a word.
+    #expect(!SignalEvidence.holdsWord(room(0.1) + scaled(vowel(seconds: 0.05), dB: 6) + room(0.4), after: decided))
+    // The room's noise alone, however long.
+    #expect(!SignalEvidence.holdsWord(room(0.8), after: decided))
+    // A word 45 dB under the decided one: another room's voice, not said to DirectMe.
+    #expect(!SignalEvidence.holdsWord(room(0.1) + scaled(vowel(seconds: 0.3), dB: -33) + room(0.3), after: decided))
+    #expect(!SignalEvidence.holdsWord([], after: decided))
+  }
 }

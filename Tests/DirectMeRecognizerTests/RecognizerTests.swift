@@ -248,3 +248,30 @@ struct FinalPassTests {
     #expect(garbage.isDisjoint(with: ["write", "rite", "wright"]))
   }
 }
+
+@Suite(
+  "Recognizer on real speech",
+  .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
+  .enabled(if: shippedDetector != nil, "needs the shipped model's detector.json (scripts/make-model.sh)"),
+  .enabled(if: TestSupport.trainingSet != nil, "needs ../shared/data/speech-commands-train"))
+struct RecognizerRealSpeechTests {
+  @Test("a sequence of two speakers' words, 200-400 ms apart: the second is heard on its own, not beside the first")
+  func secondWordOnItsOwn() throws {
+    // Two real clips joined as the accuracy bench joins a sequence (each cut to its speech).
+    // Decoded beside the settled "up" (another recording, another voice), the "right" lost
+    // to the other words at every pause tried.
+    let clip = { (path: String) in
+      Signal.trimmed(try AudioFileSource.readAll(path: TestSupport.trainingSet!.appendingPathComponent(path).path))
+    }
+    let up = try clip("sc/up/18a8f03f_nohash_0.wav")
+    let right = try clip("sc/right/10ace7eb_nohash_1.wav")
+    let folder = try TestSupport.temporaryFolder("sequence")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    for pause in [0.2, 0.4] {
+      let file = folder.appendingPathComponent("up-right-\(pause).wav")
+      try AudioFileWriter.write(samples: Signal.silence(0.3) + up + Signal.silence(pause) + right + Signal.silence(0.5), to: file.path)
+      #expect(try directions(in: file, recognizer: recognizer).directions == [.up, .right], "pause \(pause) s")
+    }
+  }
+}
