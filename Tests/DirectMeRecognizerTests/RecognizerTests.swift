@@ -275,3 +275,15 @@ struct RecognizerRealSpeechTests {
     }
   }
 }
+
+@Suite("The grammar's companion dictionary", .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"))
+struct CompanionDictionaryTests {
+  @Test("grammars/directme.dict is read beside the grammar: 'off' is also AA F, as people with the cot-caught merger say it")
+  func offWithTheVowelOfCot() throws {
+    let configuration = RecognizerConfiguration(grammar: grammar)
+    #expect(configuration.extraDictionary == TestSupport.repositoryRoot.appendingPathComponent("grammars/directme.dict").path)
+    let recognizer = try PocketSphinxRecognizer(configuration: configuration)
+    let final = try #require(recognizer.final)
+    #expect(final.pronunciations(of: "off") == [["AO", "F"], ["AA", "F"]])
+  }
+}
