@@ -215,7 +215,8 @@ final class Decoder {
 
   // MARK: Grammar
 
-  /// Adds the pronunciations of a `word PH PH ...` file, skipping words already known.
+  /// Adds the pronunciations of a `word PH PH ...` file, skipping words already known and
+  /// other pronunciations (`word(2)`) of words not in the dictionary.
   func addWords(from path: String) throws {
     let text: String
     do {
@@ -230,6 +231,9 @@ final class Decoder {
         throw ConfigurationError(file: path, problem: "line \(index + 1): '\(word)' has no phones")
       }
       if knows(String(word)) { continue }
+      // Another pronunciation ("off(2)") of a word the grammar does not use (the dictionary
+      // was trimmed to the grammar's words): nothing can say it.
+      if let open = word.lastIndex(of: "("), word.hasSuffix(")"), !knows(String(word[..<open])) { continue }
       do {
         try addWord(String(word), phones: fields.dropFirst().joined(separator: " "))
       } catch let error as PocketSphinxError {

@@ -286,4 +286,15 @@ struct CompanionDictionaryTests {
     let final = try #require(recognizer.final)
     #expect(final.pronunciations(of: "off") == [["AO", "F"], ["AA", "F"]])
   }
+
+  @Test("another pronunciation of a word the grammar does not use is left out, not an error")
+  func variantOfAnUnusedWord() throws {
+    let folder = try TestSupport.temporaryFolder("companion")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let grammarFile = folder.appendingPathComponent("mine.gram")
+    try "#JSGF V1.0;\ngrammar mine;\npublic <c> = up | down;\n".write(to: grammarFile, atomically: true, encoding: .utf8)
+    try "off(2) AA F\n".write(to: folder.appendingPathComponent("mine.dict"), atomically: true, encoding: .utf8)
+    let recognizer = try PocketSphinxRecognizer(configuration: RecognizerConfiguration(grammar: grammarFile.path))
+    #expect(try #require(recognizer.final).pronunciations(of: "off").isEmpty)
+  }
 }
