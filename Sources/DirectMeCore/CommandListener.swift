@@ -101,9 +101,12 @@ public final class CommandListener {
         decidedInPause = false
         speechSinceDecision = true
       } else if endpointer.quietDuration >= endpointer.settings.quickEndSilence, !decidedInPause,
-        lastWordCompletesCommand()
+        !committed.isEmpty || lastWordCompletesCommand()
       {
-        // A command and a short pause: act on it now; the utterance may still go on.
+        // A command and a short pause: act on it now; the utterance may still go on. After
+        // a command acted on, any word and a short pause are looked at: the streaming search
+        // hears a softer next word, or one in another voice, as no command at all, and the
+        // final pass alone finds it (see PocketSphinxRecognizer.finalPassOfUnsettled).
         decidedInPause = true
         if let utterance = try decideEarly() { return [.final(utterance)] }
       }

@@ -23,9 +23,12 @@ final class FakeRecognizer: Recognizer {
     samplesThisUtterance += samples.count
   }
 
+  /// What the streaming search hears, when it differs from the final pass's reading.
+  var streamingReading: [(String, Double, Double)]?
+
   func partialResult() -> Transcription? {
     let heard = Double(samplesThisUtterance) / 16000
-    let words = reading.filter { $0.2 <= heard }
+    let words = (streamingReading ?? reading).filter { $0.2 <= heard }
     return words.isEmpty ? nil : transcription(words, score: -1)
   }
 
@@ -107,6 +110,23 @@ struct CommandListenerTests {
     #expect(finals.last?.interpretation.directions == [.right], "down is not emitted twice")
     #expect(recognizer.earlyCalls == 2)
     #expect(finals.flatMap(\.interpretation.directions) == [.down, .right])
+  }
+
+  @Test("after a command acted on, the next word and a short pause are looked at even when the streaming search heard no command in it")
+  func lookAfterACommand() throws {
+    // The streaming search reads the softer second word as "the"; the final pass as "right".
+    let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
+    recognizer.streamingReading = [("down", 0.3, 0.6), ("the", 0.7, 1.0)]
+    let finals = try earlyFinals(recognizer, more: 50, seed: 3)
+    #expect(finals.map(\.isEarly) == [true, true], "right is acted on at the pause, not 0.5 s later")
+    #expect(finals.flatMap(\.interpretation.directions) == [.down, .right])
+    // The first word of an utterance still needs the streaming search to hear a command
+    // ("move" and a pause waits for the direction).
+    let first = FakeRecognizer(reading: [("right", 0.3, 0.6)])
+    first.streamingReading = [("the", 0.3, 0.6)]
+    let alone = try earlyFinals(first, more: 0, seed: 3)
+    #expect(first.earlyCalls == 0)
+    #expect(alone.map(\.isEarly) == [false])
   }
 
   @Test("what an early decision acted on is settled, and an utterance its early decisions end is not decoded again")
