@@ -148,7 +148,7 @@ public struct CorpusBuilder {
         let dry = cache.appendingPathComponent("room-\(key).dry.wav")
         try Tools.write(item.samples, to: dry.path)
         defer { try? FileManager.default.removeItem(at: dry) }
-        try Tools.run(["sox", dry.path, file.path] + effect + ["pad", "0", tail])
+        try Tools.run(["sox", "-R", dry.path, file.path] + effect + ["pad", "0", tail])
       }
       result.append(
         BenchItem(

@@ -199,6 +199,8 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// settled last, and the pause before them, are context (what ends them, a release or a
   /// breath, is heard as part of them, not as a word of its own; the cepstral mean covers
   /// a pause and a word, as for a word said alone), and the audio is decoded at most twice.
+  /// A word of its own after the settled point is decoded without them (see
+  /// `finalPassOfUnsettled`).
   public func settle(before time: Double) {
     let keepFrom = min(Int(settledTime * Double(Self.sampleRate)), droppedSamples + audio.count)
     settledTime = max(settledTime, time)
