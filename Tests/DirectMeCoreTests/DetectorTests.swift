@@ -110,6 +110,11 @@ struct SignalEvidenceTests {
     return out
   }
 
+  /// `samples` made louder (or softer) by `dB`.
+  func scaled(_ samples: [Int16], dB: Double) -> [Int16] {
+    samples.map { Int16(clamping: Int((Double($0) * pow(10, dB / 20)).rounded())) }
+  }
+
   @Test("a vowel between silences has a long steady voiced run; white noise has none")
   func voicedAgainstNoise() {
     let speech = [Int16](repeating: 0, count: 4000) + vowel(seconds: 0.3) + [Int16](repeating: 0, count: 4000)
@@ -126,9 +131,6 @@ struct SignalEvidenceTests {
 
   @Test("a word far under the utterance's loudest frame is not said to DirectMe; one a little under is")
   func faintWord() {
-    func scaled(_ samples: [Int16], dB: Double) -> [Int16] {
-      samples.map { Int16(clamping: Int((Double($0) * pow(10, dB / 20)).rounded())) }
-    }
     let loud = scaled(vowel(seconds: 0.3), dB: 12)
     let pause = [Int16](repeating: 0, count: 3200)
     // A lead-in 45 dB under the vowel (as a synthesizer's), then the vowel: frames 20-50, 70-100.
@@ -146,9 +148,6 @@ struct SignalEvidenceTests {
 
   @Test("after a decided word, a softer word is a word of its own; a release, a click or the room's noise is not")
   func wordOfItsOwn() {
-    func scaled(_ samples: [Int16], dB: Double) -> [Int16] {
-      samples.map { Int16(clamping: Int((Double($0) * pow(10, dB / 20)).rounded())) }
-    }
     var random = Signal.Random(seed: 5)
     let room = { (seconds: Double) in Signal.whiteNoise(seconds, level: -60, random: &random) }
     let decided = room(0.2) + scaled(vowel(seconds: 0.4), dB: 12) + room(0.15)
