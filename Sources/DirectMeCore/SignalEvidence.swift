@@ -35,12 +35,20 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
       dynamicRange: dynamicRange(sortedEnergies: energies.sorted()))
   }
 
-  /// How far (dB) the loud part of frame energies sorted quietest first (the 95th
-  /// percentile) stands above the background (the 10th).
+  /// How far (dB) the loud part of frame energies sorted quietest first stands above the
+  /// background.
   public static func dynamicRange(sortedEnergies sorted: [Double]) -> Double {
     guard !sorted.isEmpty else { return 0 }
-    return sorted[min(sorted.count - 1, sorted.count * 95 / 100)] - sorted[sorted.count / 10]
+    return loud(sortedEnergies: sorted) - background(sortedEnergies: sorted)
   }
+
+  /// The background of frame energies sorted quietest first (at least one): their 10th
+  /// percentile.
+  public static func background(sortedEnergies sorted: [Double]) -> Double { sorted[sorted.count / 10] }
+
+  /// The loud part of frame energies sorted quietest first (at least one): their 95th
+  /// percentile.
+  public static func loud(sortedEnergies sorted: [Double]) -> Double { sorted[min(sorted.count - 1, sorted.count * 95 / 100)] }
 
   /// The pitch periods of 16 kHz mono samples, one per 10 ms frame (0: not voiced).
   public static func pitchPeriods(_ samples: [Int16], sampleRate: Int = 16_000) -> [Int] {
@@ -57,8 +65,8 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     let energies = Signal.frameEnergies(next)
     let earlier = Signal.frameEnergies(before)
     guard let loudest = energies.max(), let loudestBefore = earlier.max() else { return false }
-    let all = (earlier + energies).sorted()
-    let floor = max(loudest - wordRange, loudestBefore - faintBelowLoudest, all[all.count / 10] + aboveBackground)
+    let room = background(sortedEnergies: (earlier + energies).sorted())
+    let floor = max(loudest - wordRange, loudestBefore - faintBelowLoudest, room + aboveBackground)
     return energies.count { $0 >= floor } >= wordFrames
   }
 

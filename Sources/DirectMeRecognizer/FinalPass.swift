@@ -266,9 +266,8 @@ extension PocketSphinxRecognizer {
   static func pauseLevel(_ energies: [Double]) -> Double {
     let sounding = energies.filter { $0 > -100 }.sorted()
     guard !sounding.isEmpty else { return -100 }
-    let background = sounding[sounding.count / 10]
-    let loud = sounding[min(sounding.count - 1, sounding.count * 95 / 100)]
-    return max(background + pauseRise, loud - pauseDepth)
+    return max(
+      SignalEvidence.background(sortedEnergies: sounding) + pauseRise, SignalEvidence.loud(sortedEnergies: sounding) - pauseDepth)
   }
 
   /// Whether between `from` and `to` (seconds) there are `pauseFrames` frames in a row no
