@@ -9,12 +9,15 @@ public struct BenchItem: Sendable {
   public var condition: String
   public var expected: [Direction]
   public var samples: [Int16]
+  /// Who said it, when known (real recordings).
+  public var speaker: String?
 
-  public init(id: String, condition: String, expected: [Direction], samples: [Int16]) {
+  public init(id: String, condition: String, expected: [Direction], samples: [Int16], speaker: String? = nil) {
     self.id = id
     self.condition = condition
     self.expected = expected
     self.samples = samples
+    self.speaker = speaker
   }
 }
 
@@ -48,8 +51,16 @@ public struct CorpusBuilder {
     return try recordings.map { recording in
       BenchItem(
         id: "dev/" + recording.path, condition: Self.devCondition, expected: recording.expected,
-        samples: try Tools.samples(folder.appendingPathComponent(recording.path).path))
+        samples: try Tools.samples(folder.appendingPathComponent(recording.path).path),
+        speaker: Self.speechCommandsSpeaker(recording.path))
     }
+  }
+
+  /// The speaker of a Speech Commands file, named SPEAKER_nohash_N.wav (nil for another name).
+  public static func speechCommandsSpeaker(_ path: String) -> String? {
+    let name = (path as NSString).lastPathComponent
+    guard let range = name.range(of: "_nohash_") else { return nil }
+    return String(name[..<range.lowerBound])
   }
 
   // MARK: Noise
@@ -161,18 +172,29 @@ public struct CorpusBuilder {
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined
-  /// with 200-400 ms pauses.
-  public func sequences(from items: [BenchItem], count: Int, condition: String, seed: UInt64 = 7) -> [BenchItem] {
+  /// with 200-400 ms pauses. With `oneSpeaker`, each sequence is one speaker's clips (no clip
+  /// twice; as long as the speaker has clips, up to 4), as a person gives commands: one voice,
+  /// one microphone, one room; otherwise any clips.
+  public func sequences(
+    from items: [BenchItem], count: Int, condition: String, seed: UInt64 = 7, oneSpeaker: Bool = false
+  ) -> [BenchItem] {
     let singles = items.filter { $0.expected.count == 1 }
-    guard !singles.isEmpty else { return [] }
+    let bySpeaker = Dictionary(grouping: singles.filter { $0.speaker != nil }, by: { $0.speaker! })
+    let speakers = bySpeaker.filter { $0.value.count >= 2 }.keys.sorted()
+    guard oneSpeaker ? !speakers.isEmpty : !singles.isEmpty else { return [] }
     var random = Signal.Random(seed: seed)
     return (0..<count).map { index in
-      let length = Int.random(in: 2...4, using: &random)
+      var pool = singles
+      var length = Int.random(in: 2...4, using: &random)
+      if oneSpeaker {
+        pool = bySpeaker[speakers[Int.random(in: 0..<speakers.count, using: &random)]]!.sorted { $0.id < $1.id }
+        length = min(length, pool.count)
+      }
       var samples = Signal.silence(0.3)
       var expected: [Direction] = []
       var ids: [String] = []
       for part in 0..<length {
-        let item = singles[Int.random(in: 0..<singles.count, using: &random)]
+        let item = oneSpeaker ? pool.remove(at: Int.random(in: 0..<pool.count, using: &random)) : pool[Int.random(in: 0..<pool.count, using: &random)]
         if part > 0 { samples += Signal.silence(Double.random(in: 0.2...0.4, using: &random)) }
         samples += Signal.trimmed(item.samples)
         expected += item.expected

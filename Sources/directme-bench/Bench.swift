@@ -28,7 +28,7 @@ struct AccuracyBench: ParsableCommand {
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
       bike, kitchen) and babble at 20, 10 and 5 dB SNR, the checking speakers' recordings in \
       reverberant rooms (sox reverb), sequences of 2-4 direction clips with \
-      200-400 ms pauses, synthetic speech (flite and espeak-ng voices, carrier phrases), and \
+      200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), synthetic speech (flite and espeak-ng voices, carrier phrases), and \
       silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
@@ -160,7 +160,7 @@ struct AccuracyBench: ParsableCommand {
         BenchItem(
           // The word's folder too: one speaker's "up" and "right" can share a file name.
           id: "train/" + $0.path.split(separator: "/").suffix(2).joined(separator: "/"), condition: CorpusBuilder.trainChecking,
-          expected: $0.expected, samples: try Tools.samples($0.path))
+          expected: $0.expected, samples: try Tools.samples($0.path), speaker: $0.speaker)
       }
       if includes(.train) { items += trainItems }
       if includes(.reverb) { items += try builder.reverberated(trainItems) }
@@ -183,6 +183,8 @@ struct AccuracyBench: ParsableCommand {
     }
     if includes(.sequences) && !realCommands.isEmpty {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")
+      items += builder.sequences(
+        from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4, one speaker each", seed: 8, oneSpeaker: true)
     }
     if includes(.synthetic) { items += try builder.synthetic() }
     if includes(.nonspeech) { items += try builder.nonSpeech() }
