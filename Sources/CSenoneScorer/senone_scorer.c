@@ -57,6 +57,18 @@ typedef struct {
   void *lmath;
 } ptm_mirror;
 
+/* ptm_mgau.h's ptm_topn_t. */
+typedef struct {
+  int32_t cw;
+  int32_t score;
+} topn_t;
+
+/* ptm_mgau.h's ptm_fast_eval_t: one frame of the fast-match history. */
+typedef struct {
+  topn_t ***topn; /* [codebook][stream][place], one contiguous block from topn[0][0] */
+  void *mgau_active;
+} fast_eval_mirror;
+
 typedef struct {
   void *config;
   void *lmath;
@@ -81,11 +93,6 @@ enum {
 #define WORST_DIST ((int32_t)0x80000000)
 #define WORST_SCORE ((int32_t)0xE0000000)
 
-typedef struct {
-  int32_t cw;
-  int32_t score;
-} topn_t;
-
 /* The vtable the model gets while the scorer is attached: pocketsphinx's own, but for
  * `frame_eval` (and `transform`, which also refreshes the scorer's copy of the means). */
 typedef struct {
@@ -97,7 +104,8 @@ struct directme_senone_scorer {
   ptm_mirror *ptm;
   mgaufuncs_mirror *original;
   hook_t hook;
-  uint8_t *cb_active;
+  uint8_t *cb_active; /* the frame's slot of cb_active_ring: its codebooks evaluated */
+  uint8_t *cb_active_ring;
   /* This frame's mixture-weight row and codeword score of each codebook, stream and top-N
    * place ([codebook][stream][place]), for scoring a list of active senones. */
   uint8_t const **rows;
@@ -109,8 +117,15 @@ struct directme_senone_scorer {
   mfcc_t *mean_t;
   mfcc_t *var_t;
   size_t *block; /* start of [codebook][stream] in mean_t / var_t */
-  /* Top-N codewords of every codebook and stream, carried from frame to frame. */
+  /* Top-N codewords of every codebook and stream, carried from frame to frame: the frame's
+   * slot of `ring`, which holds the last `n_hist` frames' as pocketsphinx's fast-match history
+   * does (frame f in slot f % n_hist, starting from slot (f - 1) % n_hist: so the first frame of
+   * an utterance starts from the list that slot kept, not from the last frame's). Which list a
+   * frame starts from decides between codewords that score alike. */
   topn_t *topn;
+  topn_t *ring;
+  int n_hist;
+  size_t slot_size; /* topn_t per slot */
   mfcc_t *dist;
   uint8_t add_table[ADD_TABLE_SIZE + 4]; /* + 4: a 32-bit read at any index stays inside */
   int avx2;                              /* the processor has AVX2: eight senones at a time */
@@ -132,6 +147,7 @@ static int plausible(ptm_mirror const *ptm, acmod_head const *head) {
     if (g->featlen[f] < 1 || g->featlen[f] > MAX_FEATLEN) return 0;
   if (ptm->n_sen < 1 || ptm->n_sen > 32767 || ptm->sen2cb == NULL || ptm->mixw == NULL) return 0;
   if (ptm->max_topn < 1 || ptm->max_topn > MAX_TOPN || ptm->max_topn > g->n_density || ptm->ds_ratio < 1) return 0;
+  if (ptm->n_fast_hist < 1 || ptm->n_fast_hist > 1024) return 0;
   if (ptm->lmath_8b == NULL) return 0;
   logadd_mirror const *t = (logadd_mirror const *)ptm->lmath_8b;
   if (t->table == NULL || t->width != 1 || t->table_size < 1) return 0;
@@ -158,15 +174,30 @@ static void copy_gaussians(directme_senone_scorer *s) {
     }
 }
 
+/* Slot `i` of the history from pocketsphinx's (`in`) or back to it. */
+static void history_copy(directme_senone_scorer *s, int i, int in) {
+  fast_eval_mirror const *hist = (fast_eval_mirror const *)s->ptm->hist;
+  topn_t *ours = s->ring + (size_t)i * s->slot_size;
+  if (hist == NULL || hist[i].topn == NULL || hist[i].topn[0] == NULL || hist[i].topn[0][0] == NULL) {
+    if (in)
+      for (size_t k = 0; k < s->slot_size; ++k) ours[k] = (topn_t){(int32_t)(k % s->max_topn), WORST_DIST};
+    return;
+  }
+  if (in)
+    memcpy(ours, hist[i].topn[0][0], s->slot_size * sizeof(topn_t));
+  else
+    memcpy(hist[i].topn[0][0], ours, s->slot_size * sizeof(topn_t));
+}
+
 static void release(directme_senone_scorer *s) {
   free(s->block);
   free(s->mean_t);
   free(s->var_t);
-  free(s->topn);
+  free(s->ring);
   free(s->dist);
   free(s->cb_start);
   free(s->cb_senones);
-  free(s->cb_active);
+  free(s->cb_active_ring);
   free(s->rows);
   free(s->row_scores);
   free(s->ascores);
@@ -209,24 +240,30 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
     }
   s->mean_t = malloc(total * sizeof(mfcc_t));
   s->var_t = malloc(total * sizeof(mfcc_t));
-  s->topn = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof(topn_t));
+  s->n_hist = ptm->n_fast_hist;
+  s->slot_size = (size_t)s->n_mgau * s->n_feat * s->max_topn;
+  s->ring = malloc((size_t)s->n_hist * s->slot_size * sizeof(topn_t));
+  s->topn = s->ring;
   s->dist = malloc((size_t)s->n_density * sizeof(mfcc_t));
   s->cb_start = calloc((size_t)s->n_mgau + 1, sizeof(int));
   s->cb_senones = malloc((size_t)s->n_sen * sizeof(int));
-  s->cb_active = malloc((size_t)s->n_mgau);
+  s->cb_active_ring = malloc((size_t)s->n_hist * s->n_mgau);
+  s->cb_active = s->cb_active_ring;
   s->rows = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->rows);
   s->row_scores = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->row_scores);
   s->ascores = malloc((size_t)s->n_sen * sizeof(int32_t));
   int *next = malloc((size_t)s->n_mgau * sizeof(int));
-  if (!s->block || !s->mean_t || !s->var_t || !s->topn || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active
+  if (!s->block || !s->mean_t || !s->var_t || !s->ring || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active_ring
       || !s->rows || !s->row_scores || !s->ascores || !next) {
     free(next);
     release(s);
     return NULL;
   }
   copy_gaussians(s);
-  for (int i = 0; i < s->n_mgau * s->n_feat; ++i)
-    for (int k = 0; k < s->max_topn; ++k) s->topn[i * s->max_topn + k] = (topn_t){k, WORST_DIST};
+  /* The history goes on from pocketsphinx's own: attached (or detached) between two
+   * utterances, the next one's first frame starts from the list it would have. */
+  for (int i = 0; i < s->n_hist; ++i) history_copy(s, i, 1);
+  memset(s->cb_active_ring, 1, (size_t)s->n_hist * s->n_mgau);
   logadd_mirror const *t = (logadd_mirror const *)ptm->lmath_8b;
   size_t known = t->table_size < ADD_TABLE_SIZE ? t->table_size : ADD_TABLE_SIZE;
   memcpy(s->add_table, t->table, known);
@@ -251,6 +288,7 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
 
 void directme_senone_scorer_detach(directme_senone_scorer *s) {
   if (s == NULL) return;
+  for (int i = 0; i < s->n_hist; ++i) history_copy(s, i, 0);
   if (s->ptm->vt == &s->hook.funcs) s->ptm->vt = s->original;
   release(s);
 }
@@ -446,12 +484,44 @@ static inline int score_senone(directme_senone_scorer const *s, int sen) {
   return ascore;
 }
 
+static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_active, int32_t n_senone_active,
+                               mfcc_t **feat, int32_t frame, int32_t compallsen);
+static void score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
+                          int32_t n_senone_active, int32_t compallsen);
+
 /* pocketsphinx's ptm_mgau_frame_eval, the same numbers: the top-N codewords of every
  * codebook (of the active ones only, unless every senone is scored), normalized, then the
  * active senones' scores (or every senone's), less the best. */
 static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *senone_active, int32_t n_senone_active,
                                  mfcc_t **feat, int32_t frame, int32_t compallsen) {
   directme_senone_scorer *s = ((hook_t *)((ptm_mirror *)mgau)->vt)->scorer;
+  ptm_mirror *ptm = s->ptm;
+  int slot = frame % s->n_hist;
+  s->topn = s->ring + (size_t)slot * s->slot_size;
+  s->cb_active = s->cb_active_ring + (size_t)slot * s->n_mgau;
+  if (frame >= ptm->frame_idx) {
+    memcpy(s->topn, s->ring + (size_t)((slot + s->n_hist - 1) % s->n_hist) * s->slot_size, s->slot_size * sizeof(topn_t));
+    evaluate_codebooks(s, senone_active, n_senone_active, feat, frame, compallsen);
+  } else {
+    /* A past frame (acmod rewound) keeps the top-N it had, as in ptm_mgau_frame_eval; an
+     * active senone of a codebook that frame did not evaluate scores its worst there (as
+     * ptm_mgau_senone_eval does), and the codebook then counts as evaluated. */
+    for (int i = 0, sen = 0; i < (compallsen ? s->n_sen : n_senone_active); ++i) {
+      sen = compallsen ? i : sen + senone_active[i];
+      int cb = ptm->sen2cb[sen];
+      if (s->cb_active[cb]) continue;
+      for (size_t k = 0; k < (size_t)s->n_feat * s->max_topn; ++k) s->topn[(size_t)cb * s->n_feat * s->max_topn + k].score = MAX_NEG_ASCR;
+      s->cb_active[cb] = 1;
+    }
+  }
+  score_senones(s, senone_scores, senone_active, n_senone_active, compallsen);
+  return 0;
+}
+
+/* ptm_mgau_calc_cb_active, ptm_mgau_codebook_eval and ptm_mgau_codebook_norm on the frame's
+ * slot of top-N codewords. */
+static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_active, int32_t n_senone_active,
+                               mfcc_t **feat, int32_t frame, int32_t compallsen) {
   ptm_mirror const *ptm = s->ptm;
   if (compallsen) {
     memset(s->cb_active, 1, (size_t)s->n_mgau);
@@ -485,7 +555,13 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
       }
     }
   }
-  /* pocketsphinx's ptm_mgau_senone_eval */
+}
+
+/* pocketsphinx's ptm_mgau_senone_eval: the active senones' scores (or every senone's) from
+ * the frame's top-N codewords, less the best. */
+static void score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
+                          int32_t n_senone_active, int32_t compallsen) {
+  ptm_mirror const *ptm = s->ptm;
   memset(senone_scores, 0, (size_t)s->n_sen * sizeof *senone_scores);
   int bestscore = 0x7fffffff;
   if (compallsen) {
@@ -529,7 +605,6 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
     }
   }
   for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)(senone_scores[sen] - bestscore);
-  return 0;
 }
 
 static int score_every_senone(directme_senone_scorer *s) {
