@@ -52,15 +52,8 @@ public struct CorpusBuilder {
       BenchItem(
         id: "dev/" + recording.path, condition: Self.devCondition, expected: recording.expected,
         samples: try Tools.samples(folder.appendingPathComponent(recording.path).path),
-        speaker: Self.speechCommandsSpeaker(recording.path))
+        speaker: Self.speaker(of: recording.path))
     }
-  }
-
-  /// The speaker of a Speech Commands file, named SPEAKER_nohash_N.wav (nil for another name).
-  public static func speechCommandsSpeaker(_ path: String) -> String? {
-    let name = (path as NSString).lastPathComponent
-    guard let range = name.range(of: "_nohash_") else { return nil }
-    return String(name[..<range.lowerBound])
   }
 
   // MARK: Noise
@@ -194,7 +187,8 @@ public struct CorpusBuilder {
       var expected: [Direction] = []
       var ids: [String] = []
       for part in 0..<length {
-        let item = oneSpeaker ? pool.remove(at: Int.random(in: 0..<pool.count, using: &random)) : pool[Int.random(in: 0..<pool.count, using: &random)]
+        let pick = Int.random(in: 0..<pool.count, using: &random)
+        let item = oneSpeaker ? pool.remove(at: pick) : pool[pick]
         if part > 0 { samples += Signal.silence(Double.random(in: 0.2...0.4, using: &random)) }
         samples += Signal.trimmed(item.samples)
         expected += item.expected
