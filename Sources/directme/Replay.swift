@@ -17,7 +17,7 @@ struct Replay: ParsableCommand {
   @Argument(help: ArgumentHelp("Audio files or folders of them.", valueName: "path"))
   var paths: [String]
 
-  @Flag(help: "Print one JSON object per file per line.")
+  @Flag(help: "Print one JSON object per file per line (the results only: not with --window, --headless or --screenshot).")
   var json = false
 
   @OptionGroup(title: "Recognizer")
@@ -34,6 +34,10 @@ struct Replay: ParsableCommand {
 
   func validate() throws {
     guard !paths.isEmpty else { throw ValidationError("give at least one audio file or folder") }
+    // The stage prints the ninja's positions, not JSON: --json would be silently ignored.
+    if json && (window || display.headless || display.screenshot != nil) {
+      throw ValidationError("--json prints one object per file without the stage: leave out --window, --headless and --screenshot")
+    }
   }
 
   func run() throws {

@@ -113,6 +113,15 @@ struct ExecutableTests {
     #expect(!run.stderr.contains("Fatal error"))
   }
 
+  @Test("replay --json with the stage is refused, not printed as text")
+  func replayJSONWithStage() throws {
+    for stage in [["--headless"], ["--window"], ["--screenshot", "/tmp/never.png"]] {
+      let run = try TestSupport.run([executable!.path, "replay", "--json"] + stage + ["missing.wav"])
+      #expect(run.status != 0 && run.stdout.isEmpty, "\(stage): \(run.stdout)")
+      #expect(run.stderr.contains("--json prints one object per file without the stage"), "\(stage): \(run.stderr)")
+    }
+  }
+
   @Test("score reads a labels file and reports accuracy, false alarms and the confusion matrix")
   func score() throws {
     let folder = try TestSupport.temporaryFolder("score")
