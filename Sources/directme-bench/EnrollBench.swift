@@ -29,7 +29,7 @@ struct EnrollBench: ParsableCommand {
   @Option(parsing: .upToNextOption, help: ArgumentHelp("Other voices to score before and after.", valueName: "voice"))
   var others: [String] = ["flite:slt", "flite:rms", "flite:awb", "espeak-ng:en-us"]
 
-  @Option(help: ArgumentHelp("Where to write the recordings, the model and enroll.txt.", valueName: "folder"))
+  @Option(help: ArgumentHelp("Where to write the recordings (each test folder with its labels.tsv, which directme score reads), the model and enroll.txt.", valueName: "folder"))
   var out: String = "bench-out/enroll"
 
   @Option(help: ArgumentHelp("The training set: a sample of its checking speakers are the real people scored before and after (skipped with a note when absent).", valueName: "folder"))
@@ -123,27 +123,35 @@ struct EnrollBench: ParsableCommand {
       let labelsPath = enrollFolder.appendingPathComponent("labels.tsv").path
       try LabelsFormat.format(labels).write(toFile: labelsPath, atomically: true, encoding: .utf8)
 
-      // Test recordings of every voice.
+      // Test recordings of every voice, each folder with a labels.tsv (`directme score` reads it:
+      // the errors can be looked at one by one).
       func testSet(_ voice: CorpusBuilder.Voice, index: Int) throws -> [LabelledAudio] {
         let folder = outURL.appendingPathComponent("test-\(index)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var items: [LabelledAudio] = []
+        var texts: [String] = []
+        func add(_ text: String, expected: [Direction], variation: (Double, Int), name: String) throws {
+          let path = try record(text, voice, variation, to: folder, name: name)
+          items.append(LabelledAudio(path: path, expected: expected, transcript: nil, speaker: voice.label))
+          texts.append(text.replacingOccurrences(of: ".", with: ""))
+        }
         for direction in Direction.allCases {
           for (number, variation) in Self.testVariations.enumerated() {
-            let path = try record(direction.rawValue, voice, variation, to: folder, name: "\(direction.rawValue)-\(number)")
-            items.append(LabelledAudio(path: path, expected: [direction], transcript: nil, speaker: voice.label))
+            try add(direction.rawValue, expected: [direction], variation: variation, name: "\(direction.rawValue)-\(number)")
           }
         }
         for (number, (text, expected)) in Self.testCommands.enumerated() {
-          let variation = Self.testVariations[number % Self.testVariations.count]
-          let path = try record(text, voice, variation, to: folder, name: "phrase-\(number)")
-          items.append(LabelledAudio(path: path, expected: expected, transcript: nil, speaker: voice.label))
+          try add(text, expected: expected, variation: Self.testVariations[number % Self.testVariations.count], name: "phrase-\(number)")
         }
         for (number, text) in Self.testOthers.enumerated() {
-          let variation = Self.testVariations[number % Self.testVariations.count]
-          let path = try record(text, voice, variation, to: folder, name: "other-\(number)")
-          items.append(LabelledAudio(path: path, expected: [], transcript: nil, speaker: voice.label))
+          try add(text, expected: [], variation: Self.testVariations[number % Self.testVariations.count], name: "other-\(number)")
         }
+        let labels = zip(items, texts).enumerated().map { line, entry in
+          LabeledRecording(
+            path: URL(fileURLWithPath: entry.0.path).lastPathComponent, expected: entry.0.expected, line: line + 1,
+            transcript: entry.1, speaker: voice.label)
+        }
+        try LabelsFormat.format(labels).write(to: folder.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
         return items
       }
       warn("bench: making the test recordings")
