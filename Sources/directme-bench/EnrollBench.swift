@@ -129,11 +129,14 @@ struct EnrollBench: ParsableCommand {
         let folder = outURL.appendingPathComponent("test-\(index)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var items: [LabelledAudio] = []
-        var texts: [String] = []
+        var labels: [LabeledRecording] = []
         func add(_ text: String, expected: [Direction], variation: (Double, Int), name: String) throws {
           let path = try record(text, voice, variation, to: folder, name: name)
           items.append(LabelledAudio(path: path, expected: expected, transcript: nil, speaker: voice.label))
-          texts.append(text.replacingOccurrences(of: ".", with: ""))
+          labels.append(
+            LabeledRecording(
+              path: name + ".wav", expected: expected, line: labels.count + 1,
+              transcript: text.replacingOccurrences(of: ".", with: ""), speaker: voice.label))
         }
         for direction in Direction.allCases {
           for (number, variation) in Self.testVariations.enumerated() {
@@ -145,11 +148,6 @@ struct EnrollBench: ParsableCommand {
         }
         for (number, text) in Self.testOthers.enumerated() {
           try add(text, expected: [], variation: Self.testVariations[number % Self.testVariations.count], name: "other-\(number)")
-        }
-        let labels = zip(items, texts).enumerated().map { line, entry in
-          LabeledRecording(
-            path: URL(fileURLWithPath: entry.0.path).lastPathComponent, expected: entry.0.expected, line: line + 1,
-            transcript: entry.1, speaker: voice.label)
         }
         try LabelsFormat.format(labels).write(to: folder.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
         return items
