@@ -8,8 +8,10 @@ finds the command words with <commands>, then decodes each one's stretch of audi
 whole utterance for one command; halfway to the command words before and after it in a
 sequence; without two or more carrier words said around it) with <direction> and with
 <garbage>, every senone scored in every frame; the word's margin is how much better the
-command explains the stretch. The detector
-(models/*/detector.json, learned by `directme tune`) turns margins into confidences.
+command explains the stretch. A lone command word drawn out over a long sound (a sentence
+read as one long "right") is also weighed against <garbage_words>, several other words.
+The detector (models/*/detector.json, learned by `directme tune`) turns margins into
+confidences.
 
 Words that sound exactly like a command (write, rite) are kept out of <garbage>; words a
 phone away (let, done, of) stay: without them other speech is taken for commands more
@@ -87,7 +89,8 @@ def main():
         f" * <garbage> is one other word of {len(words)} frequent words (carriers included; homophones of",
         f" * commands left out: {', '.join(left_out) or 'none'}). The final pass decodes each command",
         " * word's stretch of audio with <direction> and with <garbage> and compares them; when",
-        " * carriers were heard around the command, with <carried_direction> and <carried_garbage>.",
+        " * carriers were heard around the command, with <carried_direction> and <carried_garbage>;",
+        " * a lone command word drawn out over a long sound, also with <garbage_words>.",
         " */",
         "grammar directme;",
         "",
@@ -100,6 +103,7 @@ def main():
         "<direction> = " + " | ".join(COMMANDS) + ";",
         "<carried_direction> = [<lead>] <direction> [<trail>];",
         "<carried_garbage> = [<lead>] <garbage> [<trail>];",
+        "<garbage_words> = <garbage>+;",
         "",
         "",
 

@@ -96,7 +96,7 @@ public final class PocketSphinxRecognizer: Recognizer {
             let final = try Self.makeDecoder(setup, extra: setup.finalDecoderOptions)
             let rules = try final.setGrammar(
               setup.grammar, named: Search.main,
-              rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage]
+              rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage, Search.garbageWords]
             ).rules
             return (final, rules)
           }
@@ -159,7 +159,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     let decoder = try Self.makeDecoder(loading, extra: loading.finalDecoderOptions)
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
-      rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage])
+      rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage, Search.garbageWords])
     routedDecoders[routedModel] = decoder
     return decoder
   }

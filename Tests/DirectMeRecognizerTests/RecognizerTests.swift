@@ -107,6 +107,29 @@ struct RecognizerSpeechTests {
     #expect(moved.count <= 4, "moved for: \(moved.joined(separator: "; "))")
   }
 
+  @Test(
+    "a sentence read as one drawn-out command word is weighed against several other words",
+    .enabled(if: TestSupport.Voice(.espeak, "en-us").isAvailable, "needs espeak-ng and sox (scripts/setup.sh)"))
+  func sentenceReadAsOneWord() throws {
+    // Each of these moved the ninja when the word's stretch was weighed against one other
+    // word only (the commands reading drew one command word over 1.0-1.4 s of the sentence).
+    let sentences: [(TestSupport.Voice, String)] = [
+      (.init(.espeak, "en-us+m5", rate: 185), "what time is it"),
+      (.init(.espeak, "en-us+f5", rate: 130), "the light is bright"),
+      (.init(.espeak, "en-us+m3", rate: 130), "lift the box"),
+      (.init(.espeak, "en-gb-x-rp+m4", rate: 160), "the brown town"),
+    ]
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder("sentence")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for (index, (voice, text)) in sentences.enumerated() {
+      let file = folder.appendingPathComponent("\(index).wav")
+      try TestSupport.speak(text, voice: voice, to: file)
+      let result = try directions(in: file, recognizer: recognizer)
+      #expect(result.directions.isEmpty, "\(voice) \"\(text)\" moved the ninja: \(result.directions)")
+    }
+  }
+
   @Test("a final result carries alternates with scores no better than the best")
   func alternates() throws {
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
