@@ -38,6 +38,7 @@ final class Decoder {
   }
 
   deinit {
+    keptGrammars.forEach { jsgf_grammar_free($0) }
     directme_senone_scorer_detach(scorer)
     ps_free(handle)
     cmd_ln_free_r(config)
@@ -47,6 +48,11 @@ final class Decoder {
   /// numbers pocketsphinx's own scoring gives, in less time. Nil when the model is not one it
   /// reads (pocketsphinx scores it then).
   private var scorer: OpaquePointer?
+  /// Searches `setGrammar` checked but builds when first selected: each rule with its parsed
+  /// grammar (one of `keptGrammars`) and the grammar's file.
+  private var deferredSearches: [String: (grammar: OpaquePointer, rule: OpaquePointer, path: String)] = [:]
+  /// Parsed grammars whose rules are deferred (freed with the decoder).
+  private var keptGrammars: [OpaquePointer] = []
 
   /// Whether DirectMe's scorer scores the model (true when it can read the model). Setting it
   /// false gives the model back to pocketsphinx's own scoring (for comparing the two).
@@ -248,22 +254,34 @@ final class Decoder {
   ///
   /// The corresponding C functions are `jsgf_parse_file`, `jsgf_get_rule`, `jsgf_build_fsg`,
   /// `ps_set_fsg` and `ps_set_search`.
+  ///
+  /// The searches of `deferred` rules are checked now (their words must be in the
+  /// dictionary) but built the first time they are selected: a search over a few hundred
+  /// words holds about 2 MB, worth holding only once it is needed.
   @discardableResult
-  func setGrammar(_ path: String, named name: String, rules: [String] = []) throws -> (words: Set<String>, rules: [String: Set<String>]) {
+  func setGrammar(_ path: String, named name: String, rules: [String] = [], deferred: [String] = []) throws -> (words: Set<String>, rules: [String: Set<String>]) {
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
     guard let grammar else {
       throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))
     }
-    defer { jsgf_grammar_free(grammar) }
+    var keep = false
+    defer { if !keep { jsgf_grammar_free(grammar) } }
     guard let publicRule = jsgf_get_public_rule(grammar) else {
       throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
     }
     let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path)
     var found: [String: Set<String>] = [:]
     let grammarName = String(cString: jsgf_grammar_name(grammar))
-    for rule in rules {
+    for rule in rules + deferred {
       guard let definition = jsgf_get_rule(grammar, "\(grammarName).\(rule)") else { continue }
-      found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path)
+      if deferred.contains(rule) {
+        found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path, build: false)
+        deferredSearches[rule] = (grammar, definition, path)
+        if !keep { keptGrammars.append(grammar) }
+        keep = true
+      } else {
+        found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path)
+      }
     }
     let (status, log2) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, name) }
     try check(status, "ps_set_search", log: log2)
@@ -271,7 +289,10 @@ final class Decoder {
   }
 
   /// Builds the finite-state grammar of one rule and adds it as a search.
-  private func addSearch(from grammar: OpaquePointer, rule: OpaquePointer, named name: String, path: String) throws -> Set<String> {
+  /// With `build` false, only checks its words.
+  private func addSearch(
+    from grammar: OpaquePointer, rule: OpaquePointer, named name: String, path: String, build: Bool = true
+  ) throws -> Set<String> {
     let (built, buildLog) = SphinxLog.capturing("building grammar \(path)") {
       jsgf_build_fsg(grammar, rule, logmath, Float(float("-lw")))
     }
@@ -303,6 +324,7 @@ final class Decoder {
     if words.isEmpty {
       throw ConfigurationError(file: path, problem: "the grammar has no words")
     }
+    guard build else { return words }
     let (status, setLog) = SphinxLog.capturing("setting grammar \(path)") { ps_set_fsg(handle, name, fsg) }
     if status < 0 {
       throw ConfigurationError(
@@ -314,6 +336,9 @@ final class Decoder {
 
   /// Makes `name` the search for the next utterances. The corresponding C function is `ps_set_search`.
   func select(search name: String) throws {
+    if let (grammar, rule, path) = deferredSearches.removeValue(forKey: name) {
+      _ = try addSearch(from: grammar, rule: rule, named: name, path: path)
+    }
     let (status, log) = SphinxLog.capturing("selecting search \(name)") { ps_set_search(handle, name) }
     try check(status, "ps_set_search", log: log)
   }

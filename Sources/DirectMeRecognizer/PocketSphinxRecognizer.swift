@@ -96,7 +96,8 @@ public final class PocketSphinxRecognizer: Recognizer {
             let final = try Self.makeDecoder(setup, extra: setup.finalDecoderOptions)
             let rules = try final.setGrammar(
               setup.grammar, named: Search.main,
-              rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage, Search.garbageWords]
+              rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage],
+              deferred: [Search.garbageWords]
             ).rules
             return (final, rules)
           }
@@ -159,7 +160,8 @@ public final class PocketSphinxRecognizer: Recognizer {
     let decoder = try Self.makeDecoder(loading, extra: loading.finalDecoderOptions)
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
-      rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage, Search.garbageWords])
+      rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage],
+      deferred: [Search.garbageWords])
     routedDecoders[routedModel] = decoder
     return decoder
   }
