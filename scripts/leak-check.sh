@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Replays synthetic commands (one word, a carrier phrase, a sequence with early decisions,
-# other speech, an espeak-ng voice that the synthetic-voices model decodes) through
+# other speech, an espeak-ng voice that the synthetic-voices model decodes, a sentence read as
+# one long command word) through
 # `directme replay` under valgrind: exits 1 on any memory error or
 # memory definitely lost. Needs valgrind (apt-get install valgrind); about a minute.
 set -euo pipefail
@@ -22,6 +23,11 @@ done
 espeak-ng -v en-us -w "$work/raw-espeak.wav" "down"
 sox -R "$work/raw-espeak.wav" -r 16000 -c 1 -b 16 "$work/espeak.wav" pad 0.3 0.6
 files+=("$work/espeak.wav")
+# A sentence read as one drawn-out command word: the final pass builds its several-words
+# search (deferred until needed) on both models.
+espeak-ng -v en-us+f5 -s 130 -w "$work/raw-sentence.wav" "the light is bright"
+sox -R "$work/raw-sentence.wav" -r 16000 -c 1 -b 16 "$work/sentence.wav" pad 0.3 0.6
+files+=("$work/sentence.wav")
 valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 --num-callers=30 \
   --log-file="$work/valgrind.log" .build/release/directme replay "${files[@]}" >/dev/null || {
   cat "$work/valgrind.log" >&2
