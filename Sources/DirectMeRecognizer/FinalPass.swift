@@ -176,13 +176,14 @@ extension PocketSphinxRecognizer {
       let stretch = sampleRange(from: low, to: high)
       let command = try scores.decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
       var other = try scores.decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
-      // A lone command word the commands reading drew out over a long sound is as often a
-      // sentence ("what time is it" read as one long "right"), which one other word fits as
-      // badly as one command does: their margin is then close to chance. Such a stretch is
-      // also read as several other words, which must beat the one other word by a
-      // penalty: a command said in a talking room is drawn out over the voices around it
-      // too, and several words explain those voices a little better than one.
-      if command != nil, slots.count == 1, lead.isEmpty, trail.isEmpty, last.end - first.start >= Self.longWord,
+      // A lone command word (carriers or not) the commands reading drew out over a long
+      // sound is as often a sentence ("what time is it" read as one long "right", "good
+      // night" as "go right"), which one other word fits as badly as one command does: their
+      // margin is then close to chance. Such a stretch is also read as several other words,
+      // which must beat the one other word by a penalty: a command said in a talking room
+      // is drawn out over the voices around it too, and several words explain those voices
+      // a little better than one.
+      if command != nil, slots.count == 1, last.end - first.start >= Self.longWord,
         finalSearches.contains(Search.garbageWords),
         var words = try scores.decode(stretch, search: Search.garbageWords, on: decoder),
         words.score - Self.severalWordsPenalty > other?.score ?? -.infinity
