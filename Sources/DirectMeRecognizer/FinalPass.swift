@@ -353,8 +353,8 @@ extension PocketSphinxRecognizer {
   /// the penalty below, 0.6 s gives the same figures: this bound keeps the several-words
   /// search (the costly part) to the utterances that need it.
   static let longWord = 0.8
-  /// What several other words must explain a stretch better by than one other word (log
-  /// likelihood): without it commands in babble lost about 2 points at every SNR (several
+  /// What several other words must explain a stretch better by than one other word (in the
+  /// units of the scores and margins): without it commands in babble lost about 2 points at every SNR (several
   /// words explain the voices around a command a little better than one); at 50, a command
   /// in babble was still lost at 10 and at 20 dB. The sentences it is for are explained
   /// better by several words than by the command by 100-670.
