@@ -63,6 +63,10 @@ extension PocketSphinxRecognizer {
     static let carriedGarbage = "carried_garbage"
     /// One or more other words: a sentence read as one long command word.
     static let garbageWords = "garbage_words"
+    /// The final decoder's searches besides the public rule: built when the grammar loads...
+    static let finalRules = [commands, direction, garbage, carriedDirection, carriedGarbage]
+    /// ...and built the first time a stretch needs them.
+    static let deferredFinalRules = [garbageWords]
   }
 
   /// The senone scores of the stretches of one utterance decoded so far (by sample range):
@@ -185,11 +189,10 @@ extension PocketSphinxRecognizer {
       // a little better than one.
       if command != nil, slots.count == 1, last.end - first.start >= Self.longWord,
         finalSearches.contains(Search.garbageWords),
-        var words = try scores.decode(stretch, search: Search.garbageWords, on: decoder),
-        words.score - Self.severalWordsPenalty > other?.score ?? -.infinity
+        var words = try scores.decode(stretch, search: Search.garbageWords, on: decoder)
       {
         words.score -= Self.severalWordsPenalty
-        other = words
+        if words.score > other?.score ?? -.infinity { other = words }
       }
       let margin: Double
       if let command, let other {
@@ -354,10 +357,10 @@ extension PocketSphinxRecognizer {
   /// search (the costly part) to the utterances that need it.
   static let longWord = 0.8
   /// What several other words must explain a stretch better by than one other word (in the
-  /// units of the scores and margins): without it commands in babble lost about 2 points at every SNR (several
-  /// words explain the voices around a command a little better than one); at 50, a command
-  /// in babble was still lost at 10 and at 20 dB. The sentences it is for are explained
-  /// better by several words than by the command by 100-670.
+  /// units of the scores and margins): without it commands in babble lost about 2 points at
+  /// every SNR (several words explain the voices around a command a little better than
+  /// one); at 50, a command in babble was still lost at 10 and at 20 dB. The sentences it is
+  /// for are explained better by several words than by the command by 100-670.
   static let severalWordsPenalty = 100.0
 
   /// Garbage words one phone away from a command word that share at least two of its phones

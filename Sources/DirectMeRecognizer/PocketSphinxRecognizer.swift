@@ -96,8 +96,7 @@ public final class PocketSphinxRecognizer: Recognizer {
             let final = try Self.makeDecoder(setup, extra: setup.finalDecoderOptions)
             let rules = try final.setGrammar(
               setup.grammar, named: Search.main,
-              rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage],
-              deferred: [Search.garbageWords]
+              rules: Search.finalRules, deferred: Search.deferredFinalRules
             ).rules
             return (final, rules)
           }
@@ -160,8 +159,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     let decoder = try Self.makeDecoder(loading, extra: loading.finalDecoderOptions)
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
-      rules: [Search.commands, Search.direction, Search.garbage, Search.carriedDirection, Search.carriedGarbage],
-      deferred: [Search.garbageWords])
+      rules: Search.finalRules, deferred: Search.deferredFinalRules)
     routedDecoders[routedModel] = decoder
     return decoder
   }
