@@ -27,12 +27,17 @@ public enum TestSupport {
     public var stderr: String
   }
 
-  /// An empty settings folder for the programs the tests run.
+  /// An empty settings folder for the programs the tests run, removed when the test process exits.
   static let isolatedConfig: String = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("directme-tests-config-\(getpid())").path
+    let path = isolatedConfigPath()
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: TestSupport.isolatedConfigPath()) }
     return path
   }()
+
+  private static func isolatedConfigPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("directme-tests-config-\(getpid())").path
+  }
 
   /// A program started by `launch`, running while the test does something else.
   public final class Launched: @unchecked Sendable {
