@@ -14,16 +14,17 @@ extension PocketSphinxRecognizer {
     // Voices the model hears badly (synthetic speech) go to the model for them.
     let cepstra = voiceFeatures?.cepstra(audio) ?? []
     var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
+    let routingStatistic = VoiceStatistic.routing(VoiceFeatures.sounding(cepstra, of: audio))
     // A personal model adapted from the model for routed voices knows only such voices.
     if voice?.matches == true, voiceCheck?.profile.routedOnly == true,
-      otherVoicesRouting?.routes(VoiceStatistic.routing(cepstra)) != true
+      otherVoicesRouting?.routes(routingStatistic) != true
     {
       voice?.decided = false
     }
     var final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
     var routed: String?
     if let routing = voice.map({ $0.matches ? routing : otherVoicesRouting }) ?? routing,
-      routing.routes(VoiceStatistic.routing(cepstra))
+      routing.routes(routingStatistic)
     {
       final = try routedVoicesDecoder(routing.model)
       routed = routing.name

@@ -77,6 +77,21 @@ public final class VoiceFeatures {
 
   /// The routing statistic (`VoiceStatistic.routing`) of `samples`, or nil when too short.
   public func routingStatistic(_ samples: [Int16]) -> [Double]? {
-    VoiceStatistic.routing(cepstra(samples))
+    VoiceStatistic.routing(Self.sounding(cepstra(samples), of: samples))
+  }
+
+  /// `cepstra` of `samples` without the frames of digital silence (every sample of the
+  /// frame's window within one step of zero). No microphone makes it; files do: a speech
+  /// synthesizer pads its words with it, and words joined into a sequence may be. Its frames
+  /// hold no voice, and counted in they made people's words joined by it look steady,
+  /// like synthetic speech (the steadiness is part of `VoiceStatistic.routing`).
+  public static func sounding(_ cepstra: [[Float]], of samples: [Int16]) -> [[Float]] {
+    let shift = 160
+    let window = 410  // the front end's 25.6 ms window at 16 kHz
+    return cepstra.indices.compactMap { frame in
+      let start = min(samples.count, frame * shift)
+      let end = min(samples.count, start + window)
+      return samples[start..<end].contains { $0 > 1 || $0 < -1 } ? cepstra[frame] : nil
+    }
   }
 }
