@@ -44,13 +44,23 @@ public struct Detector: Hashable, Sendable, Codable {
     public var minimumVoiced: Double
     /// The loud part must be this many dB above the background.
     public var minimumDynamicRange: Double
+    /// A command word whose margin is at least this (the command explains its stretch
+    /// clearly better than any other word) needs a voiced run of only `clearVoiced`: a vowel
+    /// said with a creaky voice has no clear pitch for long. Noise, clicks and coughs read as
+    /// a command had negative margins (one other word explains them better). nil: every
+    /// word needs `minimumVoiced`.
+    public var clearMargin: Double?
 
-    public init(minimumVoiced: Double, minimumDynamicRange: Double) {
+    public init(minimumVoiced: Double, minimumDynamicRange: Double, clearMargin: Double? = nil) {
       self.minimumVoiced = minimumVoiced
       self.minimumDynamicRange = minimumDynamicRange
+      self.clearMargin = clearMargin
     }
 
     public static let open = Gate(minimumVoiced: 0, minimumDynamicRange: 0)
+
+    /// The voiced run a word with a clear margin needs: one voiced frame.
+    public static let clearVoiced = 0.01
 
     public func passes(_ evidence: SignalEvidence?) -> Bool {
       guard let evidence else { return true }
@@ -58,10 +68,14 @@ public struct Detector: Hashable, Sendable, Codable {
     }
 
     /// Whether a command word passes: the utterance has dynamics, and the word itself holds
-    /// a steady voiced run (its vowel) when its voicing was measured.
+    /// a steady voiced run (its vowel) when its voicing was measured (a short one with a
+    /// clear margin, see `clearMargin`).
     public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
-      guard let voiced = word.voiced else { return passes(evidence) }
-      return voiced + 1e-9 >= minimumVoiced && (evidence.map { $0.dynamicRange + 1e-9 >= minimumDynamicRange } ?? true)
+      let dynamic = evidence.map { $0.dynamicRange + 1e-9 >= minimumDynamicRange } ?? true
+      let clear = clearMargin.map { margin in word.margin.map { $0 >= margin } ?? false } ?? false
+      let needed = clear ? Self.clearVoiced : minimumVoiced
+      guard let voiced = word.voiced ?? evidence?.longestVoiced else { return dynamic }
+      return voiced + 1e-9 >= needed && dynamic
     }
   }
 

@@ -137,7 +137,8 @@ public struct DetectorTuner: Sendable {
     // cannot make it refuse ordinary speech.
     let gate = Detector.Gate(
       minimumVoiced: max(Self.shortestVoicedRun, min(Self.quantile(voiced, 1 - options.keep), Self.gateLimits.voiced)),
-      minimumDynamicRange: min(Self.quantile(ranges, 1 - options.keep), Self.gateLimits.dynamicRange))
+      minimumDynamicRange: min(Self.quantile(ranges, 1 - options.keep), Self.gateLimits.dynamicRange),
+      clearMargin: options.clearMargin)
 
     var calibrations: [String: Detector.Calibration] = [:]
     for word in vocabulary.commands.keys.sorted() {
@@ -211,7 +212,8 @@ public struct DetectorTuner: Sendable {
   }
 
   static func passes(_ gate: Detector.Gate, _ sample: WordSample) -> Bool {
-    (sample.voiced ?? 1) + 1e-9 >= gate.minimumVoiced
-      && (sample.signal.map { $0.dynamicRange + 1e-9 >= gate.minimumDynamicRange } ?? true)
+    let dynamic = sample.signal.map { $0.dynamicRange + 1e-9 >= gate.minimumDynamicRange } ?? true
+    let needed = gate.clearMargin.map { sample.margin >= $0 ? Detector.Gate.clearVoiced : gate.minimumVoiced } ?? gate.minimumVoiced
+    return (sample.voiced ?? 1) + 1e-9 >= needed && dynamic
   }
 }
