@@ -46,9 +46,10 @@ public struct Detector: Hashable, Sendable, Codable {
     public var minimumDynamicRange: Double
     /// A command word whose margin is at least this (the command explains its stretch
     /// clearly better than any other word) needs a voiced run of only `clearVoiced`: a vowel
-    /// said with a creaky voice has no clear pitch for long. Noise, clicks and coughs read as
-    /// a command had negative margins (one other word explains them better). nil: every
-    /// word needs `minimumVoiced`.
+    /// said with a creaky voice has no clear pitch for long. Its duration also weighs as
+    /// within a phrase (`Interpreter.weighedDuration`). Noise, clicks and coughs read as a
+    /// command had negative margins (one other word explains them better). nil: every word
+    /// needs `minimumVoiced` and its calibration's minimum duration.
     public var clearMargin: Double?
 
     public init(minimumVoiced: Double, minimumDynamicRange: Double, clearMargin: Double? = nil) {

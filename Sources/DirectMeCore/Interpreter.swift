@@ -291,9 +291,13 @@ public struct Interpreter: Sendable {
   static let conjunctions: Set<String> = ["and", "then"]
 
   /// The duration the detector weighs for the word at `index` of `words` (the non-filler
-  /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`).
+  /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`), and
+  /// so for a word with a clear margin (`Detector.Gate.clearMargin`): the decoder may give
+  /// part of a short, clearly heard "up" to the silence around it.
   public func weighedDuration(_ index: Int, of words: [WordSegment]) -> Double {
-    isInPhrase(index, of: words) ? words[index].duration / settings.phraseDurationShare : words[index].duration
+    let word = words[index]
+    let clear = settings.detector.gate.clearMargin.map { clear in word.margin.map { $0 >= clear } ?? false } ?? false
+    return isInPhrase(index, of: words) || clear ? word.duration / settings.phraseDurationShare : word.duration
   }
 
   /// A word of another reading, at the same time as `segment`, that sounds like it.

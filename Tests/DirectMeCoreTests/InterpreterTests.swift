@@ -212,14 +212,14 @@ struct WordGateTests {
     #expect(refused.rejection == .noVoice)
   }
 
-  @Test("a command word with a clear margin needs only one voiced frame; one below it, without voice or without dynamics, is refused")
+  @Test("a command word with a clear margin needs only one voiced frame and weighs its duration as in a phrase; one below it, without voice or without dynamics, is refused")
   func clearMargin() {
     let detector = Detector(
       calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
       gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6, clearMargin: 10), threshold: 0.6, rescueThreshold: 0.6)
     let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
-    func result(margin: Double, voiced: Double = 0.01, dynamicRange: Double = 30) -> RecognitionResult {
-      let up = WordSegment(word: "up", start: 0.2, end: 0.6, score: -20, margin: margin, voiced: voiced)
+    func result(margin: Double, voiced: Double = 0.01, dynamicRange: Double = 30, duration: Double = 0.4) -> RecognitionResult {
+      let up = WordSegment(word: "up", start: 0.2, end: 0.2 + duration, score: -20, margin: margin, voiced: voiced)
       return RecognitionResult(
         transcriptions: [Transcription(segments: [up], score: -20)], start: 0, end: 1,
         signal: SignalEvidence(voiced: 0.01, longestVoiced: 0.01, dynamicRange: dynamicRange))
@@ -229,6 +229,10 @@ struct WordGateTests {
     #expect(interpreter.interpret(result(margin: 8)).rejection == .noVoice)
     #expect(interpreter.interpret(result(margin: 12, dynamicRange: 3)).directions.isEmpty)
     #expect(interpreter.interpret(result(margin: 40, voiced: 0)).rejection == .noVoice)
+    // Shorter than the minimum duration (0.1 s): with a clear margin it weighs as within a
+    // phrase (0.08 / 0.6 = 0.13 s), without one it is too short.
+    #expect(interpreter.interpret(result(margin: 12, voiced: 0.05, duration: 0.08)).directions == [.up])
+    #expect(interpreter.interpret(result(margin: 8, voiced: 0.05, duration: 0.08)).directions.isEmpty)
   }
 }
 
