@@ -89,8 +89,8 @@ public struct TuningOptions: Sendable {
   public var maximumCompanionExtra = 0.02
   /// Whether noisy copies of commands count in the calibration (they always count for the gate).
   public var calibrateOnNoisyCopies = false
-  /// The margin from which a command word needs only one voiced frame (see
-  /// `Detector.Gate.clearMargin`). Checking speakers: 2 of the 5 "up"s the voicing refused
+  /// The margin from which a command word needs only one voiced frame and weighs its
+  /// duration as within a phrase (see `Detector.Gate.clearMargin`). Checking speakers: 2 of the 5 "up"s the voicing refused
   /// with positive margins (+1 to +37) are kept at 10; no other speech, noise, cough or click
   /// of the bench's clean conditions that the voicing refused had a margin near it (the
   /// highest: +4.7, a dev-set "one").
