@@ -63,6 +63,12 @@ public struct Detector: Hashable, Sendable, Codable {
     /// The voiced run a word with a clear margin needs: one voiced frame.
     public static let clearVoiced = 0.01
 
+    /// Whether a word's margin is clear (see `clearMargin`).
+    public func isClear(_ margin: Double?) -> Bool {
+      guard let clearMargin, let margin else { return false }
+      return margin >= clearMargin
+    }
+
     public func passes(_ evidence: SignalEvidence?) -> Bool {
       guard let evidence else { return true }
       return evidence.longestVoiced + 1e-9 >= minimumVoiced && evidence.dynamicRange + 1e-9 >= minimumDynamicRange
@@ -73,8 +79,7 @@ public struct Detector: Hashable, Sendable, Codable {
     /// clear margin, see `clearMargin`).
     public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
       let dynamic = evidence.map { $0.dynamicRange + 1e-9 >= minimumDynamicRange } ?? true
-      let clear = clearMargin.map { margin in word.margin.map { $0 >= margin } ?? false } ?? false
-      let needed = clear ? Self.clearVoiced : minimumVoiced
+      let needed = isClear(word.margin) ? Self.clearVoiced : minimumVoiced
       guard let voiced = word.voiced ?? evidence?.longestVoiced else { return dynamic }
       return voiced + 1e-9 >= needed && dynamic
     }

@@ -296,8 +296,8 @@ public struct Interpreter: Sendable {
   /// part of a short, clearly heard "up" to the silence around it.
   public func weighedDuration(_ index: Int, of words: [WordSegment]) -> Double {
     let word = words[index]
-    let clear = settings.detector.gate.clearMargin.map { clear in word.margin.map { $0 >= clear } ?? false } ?? false
-    return isInPhrase(index, of: words) || clear ? word.duration / settings.phraseDurationShare : word.duration
+    let lengthened = isInPhrase(index, of: words) || settings.detector.gate.isClear(word.margin)
+    return lengthened ? word.duration / settings.phraseDurationShare : word.duration
   }
 
   /// A word of another reading, at the same time as `segment`, that sounds like it.

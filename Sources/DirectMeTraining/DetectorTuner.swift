@@ -213,7 +213,7 @@ public struct DetectorTuner: Sendable {
 
   static func passes(_ gate: Detector.Gate, _ sample: WordSample) -> Bool {
     let dynamic = sample.signal.map { $0.dynamicRange + 1e-9 >= gate.minimumDynamicRange } ?? true
-    let needed = gate.clearMargin.map { sample.margin >= $0 ? Detector.Gate.clearVoiced : gate.minimumVoiced } ?? gate.minimumVoiced
+    let needed = gate.isClear(sample.margin) ? Detector.Gate.clearVoiced : gate.minimumVoiced
     return (sample.voiced ?? 1) + 1e-9 >= needed && dynamic
   }
 }
