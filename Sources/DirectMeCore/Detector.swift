@@ -78,9 +78,15 @@ public struct Detector: Hashable, Sendable, Codable {
     /// a steady voiced run (its vowel) when its voicing was measured (a short one with a
     /// clear margin, see `clearMargin`).
     public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
+      passes(evidence, voiced: word.voiced, margin: word.margin)
+    }
+
+    /// The same for a word's steady voiced run (seconds; nil: not measured, the utterance's
+    /// counts) and margin; the tuner asks it of the words it learns from.
+    public func passes(_ evidence: SignalEvidence?, voiced: Double?, margin: Double?) -> Bool {
       let dynamic = evidence.map { $0.dynamicRange + 1e-9 >= minimumDynamicRange } ?? true
-      let needed = isClear(word.margin) ? Self.clearVoiced : minimumVoiced
-      guard let voiced = word.voiced ?? evidence?.longestVoiced else { return dynamic }
+      let needed = isClear(margin) ? Self.clearVoiced : minimumVoiced
+      guard let voiced = voiced ?? evidence?.longestVoiced else { return dynamic }
       return voiced + 1e-9 >= needed && dynamic
     }
   }

@@ -14,7 +14,7 @@ extension PocketSphinxRecognizer {
     // Voices the model hears badly (synthetic speech) go to the model for them.
     let cepstra = voiceFeatures?.cepstra(audio) ?? []
     var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
-    let routingStatistic = VoiceStatistic.routing(VoiceFeatures.sounding(cepstra, of: audio))
+    let routingStatistic = routing == nil && otherVoicesRouting == nil ? nil : VoiceFeatures.routingStatistic(cepstra, of: audio)
     // A personal model adapted from the model for routed voices knows only such voices.
     if voice?.matches == true, voiceCheck?.profile.routedOnly == true,
       otherVoicesRouting?.routes(routingStatistic) != true

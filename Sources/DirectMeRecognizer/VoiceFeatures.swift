@@ -77,7 +77,13 @@ public final class VoiceFeatures {
 
   /// The routing statistic (`VoiceStatistic.routing`) of `samples`, or nil when too short.
   public func routingStatistic(_ samples: [Int16]) -> [Double]? {
-    VoiceStatistic.routing(Self.sounding(cepstra(samples), of: samples))
+    Self.routingStatistic(cepstra(samples), of: samples)
+  }
+
+  /// The routing statistic of `samples` whose cepstra are already at hand: the same numbers
+  /// for the references `directme-bench routing` writes and for the utterances routed.
+  public static func routingStatistic(_ cepstra: [[Float]], of samples: [Int16]) -> [Double]? {
+    VoiceStatistic.routing(sounding(cepstra, of: samples))
   }
 
   /// `cepstra` of `samples` without the frames of digital silence (every sample of the

@@ -211,9 +211,8 @@ public struct DetectorTuner: Sendable {
     return detector
   }
 
+  /// The gate's verdict on a sample (its `voiced` is already the word's or the utterance's).
   static func passes(_ gate: Detector.Gate, _ sample: WordSample) -> Bool {
-    let dynamic = sample.signal.map { $0.dynamicRange + 1e-9 >= gate.minimumDynamicRange } ?? true
-    let needed = gate.isClear(sample.margin) ? Detector.Gate.clearVoiced : gate.minimumVoiced
-    return (sample.voiced ?? 1) + 1e-9 >= needed && dynamic
+    gate.passes(sample.signal, voiced: sample.voiced, margin: sample.margin)
   }
 }
