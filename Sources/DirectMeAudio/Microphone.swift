@@ -80,15 +80,37 @@ public final class Microphone {
     pa_simple_free(stream)
   }
 
+  /// When the last read returned, and whether it had to wait for the audio (we are caught up).
+  private var lastRead: (end: ContinuousClock.Instant, waited: Bool)?
+
   /// Blocks until `count` samples have been recorded and returns them.
+  ///
+  /// When the last read had to wait, this one sleeps until its audio is about due (5 ms
+  /// early) before asking: `pa_simple_read` wakes the reader, under PulseAudio's mainloop
+  /// lock, for every packet the server sends (every 10 ms from a source fed in 10-ms
+  /// writes), and that contention, not the decoding, was most of the CPU spent listening to
+  /// silence. A read that finds its audio already there (we fell behind) is followed at once
+  /// by the next one, until the queue is drained.
   ///
   /// The corresponding C function is `pa_simple_read`.
   public func read(count: Int) throws -> [Int16] {
+    let clock = ContinuousClock()
+    if let lastRead, lastRead.waited {
+      let due = lastRead.end + .microseconds(Int64(count) * 1_000_000 / Int64(Self.sampleRate) - 5_000)
+      if due > clock.now { Thread.sleep(forTimeInterval: Self.seconds(due - clock.now)) }
+    }
     var samples = [Int16](repeating: 0, count: count)
     var error: Int32 = 0
+    let asked = clock.now
     let status = samples.withUnsafeMutableBytes { pa_simple_read(stream, $0.baseAddress, $0.count, &error) }
     if status < 0 { throw PulseAudioError(function: "pa_simple_read", code: error, device: device) }
+    let end = clock.now
+    lastRead = (end, end - asked > .milliseconds(1))
     return samples
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// Seconds of audio between the microphone and what `read` returns.
