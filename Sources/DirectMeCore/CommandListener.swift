@@ -27,6 +27,8 @@ public final class CommandListener {
   private var speechSinceDecision = true
   /// The audio of the utterance under way, for its signal evidence.
   private var utteranceAudio: [Int16] = []
+  /// The pitch of `utteranceAudio`, measured as it comes (appended alongside it).
+  private var utterancePitch = PitchTracker()
 
   public init(
     recognizer: any Recognizer, interpreter: Interpreter = Interpreter(),
@@ -66,6 +68,7 @@ public final class CommandListener {
       if !pending.isEmpty {
         try recognizer.process(pending)
         utteranceAudio.append(contentsOf: pending)
+        utterancePitch.append(pending)
         samplesFed += pending.count
       }
       if let utterance = try endUtterance(cut: false) { events.append(.final(utterance)) }
@@ -93,10 +96,13 @@ public final class CommandListener {
       try recognizer.startUtterance()
       try recognizer.process(preRoll)
       utteranceAudio = preRoll
+      utterancePitch = PitchTracker(sampleRate: sampleRate)
+      utterancePitch.append(preRoll)
       return [.speechStarted(at: start)]
     case .inSpeech:
       try recognizer.process(frame)
       utteranceAudio.append(contentsOf: frame)
+      utterancePitch.append(frame)
       if endpointer.quietDuration == 0 {
         decidedInPause = false
         speechSinceDecision = true
@@ -117,6 +123,7 @@ public final class CommandListener {
     case .end(let cut):
       try recognizer.process(frame)
       utteranceAudio.append(contentsOf: frame)
+      utterancePitch.append(frame)
       return try endUtterance(cut: cut).map { [.final($0)] } ?? []
     }
   }
@@ -197,7 +204,7 @@ public final class CommandListener {
   /// word is faint beside the utterance's loudest frame).
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
-    let periods = SignalEvidence.pitchPeriods(utteranceAudio, sampleRate: sampleRate)
+    let periods = utterancePitch.periods(frames: utteranceAudio.count / (sampleRate / 100))
     let energies = Signal.frameEnergies(utteranceAudio, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
     for t in result.transcriptions.indices {

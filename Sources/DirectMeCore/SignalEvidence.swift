@@ -115,46 +115,91 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return Double(longest) / 100
   }
 
-  /// The pitch period of each 10 ms frame (in samples at 4 kHz), 0 where it is not voiced:
-  /// the signal, band-passed to ~120-900 Hz and taken down to 4 kHz, correlates with itself
-  /// at a local peak between 70 and 400 Hz by 0.6 or more. The high-pass keeps rumble and
-  /// pink or brown noise, which correlate with themselves at any short lag, from looking voiced.
   static func pitchPeriods(_ samples: [Int16], sampleRate: Int, frames: Int) -> [Int] {
-    let factor = max(1, sampleRate / 4000)
+    var tracker = PitchTracker(sampleRate: sampleRate)
+    tracker.append(samples)
+    return tracker.periods(frames: frames)
+  }
+}
+
+/// The pitch period of each 10 ms frame (in samples at 4 kHz), 0 where it is not voiced:
+/// the signal, band-passed to ~120-900 Hz and taken down to 4 kHz, correlates with itself
+/// at a local peak between 70 and 400 Hz by 0.6 or more. The high-pass keeps rumble and
+/// pink or brown noise, which correlate with themselves at any short lag, from looking voiced.
+///
+/// Audio is appended as it comes and each frame is measured once, as soon as the audio its
+/// window needs is there (the filters run forward only, so a frame's period does not depend
+/// on what follows it): an utterance measured at each early decision and at its end costs
+/// its length once, not once per decision.
+public struct PitchTracker: Sendable {
+  private let factor: Int
+  private let alpha: Double
+  private let pole: Double
+  private let hop: Int
+  private let window: Int
+  private let shortest: Int
+  private let longest: Int
+  private var low1 = 0.0
+  private var low2 = 0.0
+  private var high1 = (input: 0.0, output: 0.0)
+  private var high2 = (input: 0.0, output: 0.0)
+  /// Samples appended so far.
+  private var count = 0
+  /// The band-passed signal at 4 kHz.
+  private var reduced: [Double] = []
+  /// The periods of the frames whose window is complete.
+  private var measured: [Int] = []
+
+  public init(sampleRate: Int = 16_000) {
+    factor = max(1, sampleRate / 4000)
     let rate = Double(sampleRate / factor)
-    let alpha = 1 - exp(-2 * Double.pi * 900 / Double(sampleRate))
-    let pole = exp(-2 * Double.pi * 120 / Double(sampleRate))
-    var low1 = 0.0
-    var low2 = 0.0
-    var high1 = (input: 0.0, output: 0.0)
-    var high2 = (input: 0.0, output: 0.0)
-    var reduced = [Double]()
-    reduced.reserveCapacity(samples.count / factor + 1)
-    samples.withUnsafeBufferPointer { buffer in
-      for index in 0..<buffer.count {
-        low1 += alpha * (Double(buffer[index]) - low1)
-        low2 += alpha * (low1 - low2)
-        // Two one-pole high-pass sections.
-        let h1 = (1 + pole) / 2 * (low2 - high1.input) + pole * high1.output
-        high1 = (low2, h1)
-        let h2 = (1 + pole) / 2 * (h1 - high2.input) + pole * high2.output
-        high2 = (h1, h2)
-        if index % factor == 0 { reduced.append(h2) }
-      }
+    alpha = 1 - exp(-2 * Double.pi * 900 / Double(sampleRate))
+    pole = exp(-2 * Double.pi * 120 / Double(sampleRate))
+    hop = Int(rate / 100)
+    window = Int(rate * 0.030)
+    shortest = Int(rate / 400)
+    longest = Int(rate / 70)
+  }
+
+  /// Takes the next samples of the audio.
+  public mutating func append(_ samples: some Collection<Int16>) {
+    reduced.reserveCapacity(reduced.count + samples.count / factor + 1)
+    for sample in samples {
+      low1 += alpha * (Double(sample) - low1)
+      low2 += alpha * (low1 - low2)
+      // Two one-pole high-pass sections.
+      let h1 = (1 + pole) / 2 * (low2 - high1.input) + pole * high1.output
+      high1 = (low2, h1)
+      let h2 = (1 + pole) / 2 * (h1 - high2.input) + pole * high2.output
+      high2 = (h1, h2)
+      if count % factor == 0 { reduced.append(h2) }
+      count += 1
     }
-    let hop = Int(rate / 100)
-    let window = Int(rate * 0.030)
-    let shortest = Int(rate / 400)
-    let longest = Int(rate / 70)
-    var result = [Int](repeating: 0, count: frames)
+  }
+
+  /// The periods of the first `frames` frames; frames whose window runs past the audio so
+  /// far are 0.
+  public mutating func periods(frames: Int) -> [Int] {
+    measureCompleteFrames(upTo: frames)
+    return Array(measured.prefix(frames)) + Array(repeating: 0, count: max(0, frames - measured.count))
+  }
+
+  private mutating func measureCompleteFrames(upTo frames: Int) {
+    let (hop, window, shortest, longest) = (hop, window, shortest, longest)
     var correlations = [Double](repeating: 0, count: longest + 2)
+    var measured = self.measured
+    self.measured = []
+    defer { self.measured = measured }
     reduced.withUnsafeBufferPointer { x in
-      for frame in 0..<frames {
+      for frame in measured.count..<max(measured.count, frames) {
         let start = frame * hop
         guard start + window + longest + 1 <= x.count else { break }
         var energy0 = 0.0
         for n in start..<start + window { energy0 += x[n] * x[n] }
-        guard energy0 > 1e3 else { continue }
+        guard energy0 > 1e3 else {
+          measured.append(0)
+          continue
+        }
         for lag in shortest - 1...longest + 1 {
           var cross = 0.0
           var energy1 = 0.0
@@ -171,9 +216,8 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
           best = correlations[lag]
           period = lag
         }
-        if best >= 0.6 { result[frame] = period }
+        measured.append(best >= 0.6 ? period : 0)
       }
     }
-    return result
   }
 }

@@ -129,6 +129,31 @@ struct SignalEvidenceTests {
     #expect(SignalEvidence.measure([1, 2]) == SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0))
   }
 
+
+  @Test("pitch measured as the audio comes, in chunks of any size, equals pitch measured on all of it at once")
+  func pitchAsItComes() {
+    var random = Signal.Random(seed: 5)
+    let audio =
+      Signal.whiteNoise(0.2, level: -50, random: &random) + vowel(seconds: 0.4) + Signal.whiteNoise(0.3, level: -25, random: &random)
+      + scaled(vowel(seconds: 0.3), dB: -12) + [Int16](repeating: 0, count: 1234)
+    let whole = SignalEvidence.pitchPeriods(audio)
+    #expect(whole.count { $0 > 0 } >= 50)
+    var tracker = PitchTracker()
+    var fed = 0
+    var step = 37
+    while fed < audio.count {
+      let next = min(audio.count, fed + step)
+      tracker.append(audio[fed..<next])
+      fed = next
+      step = step * 7 % 1601 + 1
+      // Frames whose window is complete are final; the rest read 0 until their audio comes.
+      let frames = fed / 160
+      let periods = tracker.periods(frames: frames)
+      #expect(periods.count == frames)
+      #expect(periods == SignalEvidence.pitchPeriods(Array(audio[..<fed])))
+    }
+    #expect(tracker.periods(frames: audio.count / 160) == whole)
+  }
   @Test("a word far under the utterance's loudest frame is not said to DirectMe; one a little under is")
   func faintWord() {
     let loud = scaled(vowel(seconds: 0.3), dB: 12)
