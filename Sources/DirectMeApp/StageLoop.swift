@@ -159,6 +159,8 @@ public func runStage(
   var failed = false
   var quit = false
   var dirty = true
+  /// The scene on screen.
+  var drawn: Scene?
   var instructionCount = 0
   var nextTimings: [InstructionTiming] = []
   /// Instructions taken and waiting for the frame that shows them, with the keyframe.
@@ -238,16 +240,23 @@ public func runStage(
     if channel.isClosed { quit = true }
     apply(channel.take(timeout: hasWindow ? 0 : 0.25))
     let drawTime = now()
-    if hasWindow, dirty || stage.isAnimating(at: drawTime) {
-      display.draw(stage.scene(at: drawTime))
-      dirty = false
+    // An animation frame that looks like the last one drawn (the ninja against a wall, the
+    // first and last steps of a move's easing) is not drawn again.
+    let scene = hasWindow && (dirty || stage.isAnimating(at: drawTime)) ? stage.scene(at: drawTime) : nil
+    if let scene {
+      if dirty || drawn.map({ !$0.looksLike(scene) }) ?? true {
+        display.draw(scene)
+        drawn = scene
+        dirty = false
+      }
       if !unshown.isEmpty {
-        // The frame just drawn shows a keyframe once its animation has begun.
-        let drawn = InstructionTiming.now()
+        // The window (just drawn, or already looking so) shows a keyframe once its
+        // animation has begun.
+        let shownAt = InstructionTiming.now()
         unshown.removeAll { entry in
           guard drawTime > entry.keyframe.start else { return false }
           var timing = entry.timing
-          timing.renderedWall = drawn
+          timing.renderedWall = shownAt
           timingLog?.write(timing)
           return true
         }

@@ -34,6 +34,15 @@ public struct Scene: Hashable, Sendable {
     self.level = level
     self.prompt = prompt
   }
+
+  /// Whether `other` draws the same pixels: the same texts and the ninja on the same whole
+  /// pixel (the window rounds its position).
+  public func looksLike(_ other: Scene) -> Bool {
+    var rounded = other
+    rounded.spritePosition = spritePosition
+    return rounded == self && spritePosition.x.rounded() == other.spritePosition.x.rounded()
+      && spritePosition.y.rounded() == other.spritePosition.y.rounded()
+  }
 }
 
 /// The state of the DirectMe window: the ninja's animation and the texts around it, driven

@@ -27,6 +27,25 @@ struct StageTests {
     #expect(!stage.isAnimating(at: 11.0))
   }
 
+  @Test("frames of a move look alike only while the ninja stays on the same pixel and nothing else changes")
+  func looksLike() {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)),
+      isListening: true)
+    _ = stage.apply(.final(utterance([("up", 0, 0.3)])), at: 10)
+    // Easing in, the first frame moves the ninja less than half a pixel.
+    #expect(stage.scene(at: 10).looksLike(stage.scene(at: 10 + 1.0 / 60)))
+    #expect(!stage.scene(at: 10).looksLike(stage.scene(at: 10.25)))
+    // Against the top wall, a move up shows nothing new.
+    for _ in 0..<4 { _ = stage.apply(.final(utterance([("up", 0, 0.3)])), at: 10) }
+    let end = stage.animator.finishTime!
+    #expect(stage.scene(at: end - 0.7).looksLike(stage.scene(at: end - 0.2)))
+    #expect(stage.isAnimating(at: end - 0.2))
+    var louder = stage.scene(at: end - 0.2)
+    louder.level = 0.5
+    #expect(!stage.scene(at: end - 0.7).looksLike(louder))
+  }
+
   @Test("an early result and the rest of its utterance show all the directions acted on")
   func earlyThenRest() {
     var stage = Stage(
