@@ -44,9 +44,17 @@ public struct RecognizerOptions: ParsableArguments {
     help: ArgumentHelp("A PocketSphinx option for the final pass's decoder, as -name=value (for experiments).", visibility: .hidden))
   public var finalDecoderOptions: [String] = []
 
+  @Option(
+    name: .customLong("streaming-decoder-option"),
+    help: ArgumentHelp("A PocketSphinx option for the streaming decoder, as -name=value (for experiments).", visibility: .hidden))
+  public var streamingDecoderOptions: [String] = []
+
   public func validate() throws {
     for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
       throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
+    }
+    for option in streamingDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
+      throw ValidationError("--streaming-decoder-option takes -name=value (got \(option))")
     }
     guard alternates == 1 || alternates == 2 else {
       throw ValidationError(
@@ -75,6 +83,10 @@ public struct RecognizerOptions: ParsableArguments {
     for option in finalDecoderOptions {
       let parts = option.split(separator: "=", maxSplits: 1)
       configuration.finalDecoderOptions[String(parts[0])] = String(parts[1])
+    }
+    for option in streamingDecoderOptions {
+      let parts = option.split(separator: "=", maxSplits: 1)
+      configuration.streamingDecoderOptions[String(parts[0])] = String(parts[1])
     }
     return configuration
   }
