@@ -6,7 +6,7 @@
 grammars/common-words.txt (the most frequent English words). The recognizer's final pass
 finds the command words with <commands>, then decodes each one's stretch of audio (the
 whole utterance for one command; halfway to the command words before and after it in a
-sequence; without two or more carrier words said around it) with <direction> and with
+sequence; without the carrier words said around it) with <direction> and with
 <garbage>, every senone scored in every frame; the word's margin is how much better the
 command explains the stretch. A lone command word drawn out over a long sound (a sentence
 read as one long "right") is also weighed against <garbage_words>, several other words.

@@ -247,6 +247,14 @@ public struct CorpusBuilder {
     ("go right", [.right]),
   ]
 
+  /// Commands with one carrier word before or after them ("up now", "move up"), said as
+  /// people say them; their own condition, so the command phrases' figures stay comparable
+  /// with earlier runs.
+  public static let carrierPhrases: [(String, [Direction])] = [
+    ("up now", [.up]), ("down please", [.down]), ("move up", [.up]), ("go left", [.left]),
+    ("right now", [.right]), ("go down", [.down]), ("left please", [.left]), ("go up", [.up]),
+  ]
+
   public static let otherPhrases = [
     "turn on the lights", "the brown town", "a cup of tea", "what time is it", "hello there",
     "the weather is nice today", "I like cats", "open the door", "lift the box", "call my mother",
@@ -255,6 +263,7 @@ public struct CorpusBuilder {
 
   public static let syntheticCommands = "synthetic speech, commands"
   public static let syntheticOther = "synthetic speech, not commands"
+  public static let syntheticCarriers = "synthetic speech, one carrier word"
 
   /// Every voice saying a rotating share of the command and non-command phrases.
   public func synthetic() throws -> [BenchItem] {
@@ -266,6 +275,12 @@ public struct CorpusBuilder {
         items.append(
           BenchItem(
             id: "\(voice.label)/\(phrase.0)", condition: Self.syntheticCommands, expected: phrase.1,
+            samples: try speak(phrase.0, voice: voice)))
+      }
+      for (index, phrase) in Self.carrierPhrases.enumerated() where (index + voiceIndex) % 2 == 0 {
+        items.append(
+          BenchItem(
+            id: "\(voice.label)/\(phrase.0)", condition: Self.syntheticCarriers, expected: phrase.1,
             samples: try speak(phrase.0, voice: voice)))
       }
       for (index, phrase) in Self.otherPhrases.enumerated() where (index + voiceIndex) % 3 == 0 {

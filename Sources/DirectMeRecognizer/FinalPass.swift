@@ -161,11 +161,13 @@ extension PocketSphinxRecognizer {
       let firstSpoken = spoken.firstIndex(of: slot.first!)!
       let lastSpoken = spoken.firstIndex(of: slot.last!)!
       let (lead, trail) = Self.carriers(around: firstSpoken...lastSpoken, in: words)
-      // With two or more carriers heard around the command ("go up now", "move the ninja
-      // left"), both sides may explain them: <carried_direction> against <carried_garbage>.
-      // One carrier alone is as often part of the word or a breath ("go" read before a
-      // short "up") and stays in the stretch.
-      let carried = lead.count + trail.count >= Self.carrierWords
+      // With carriers heard around the command ("go up now", "move the ninja left", "up
+      // now", "move up"), both sides may explain them: <carried_direction> against
+      // <carried_garbage>. A lone "go" or "please" before it stays in the stretch: each is
+      // as often a breath read before a short "up", or a word of other speech ("go" said
+      // alone and read as "go up", "please" in "play some music").
+      let loneCarrier = (lead + trail).count == 1 && (trail.count == 1 || lead == ["move"])
+      let carried = (lead.count + trail.count >= Self.carrierWords || loneCarrier)
         && finalSearches.contains(Search.carriedDirection) && finalSearches.contains(Search.carriedGarbage)
       let spokenCarriers = !carried && lead.count + trail.count >= Self.carrierWords
       if spokenCarriers && !lead.isEmpty {
