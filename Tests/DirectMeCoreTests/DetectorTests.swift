@@ -141,16 +141,18 @@ struct SignalEvidenceTests {
     var tracker = PitchTracker()
     var fed = 0
     var step = 37
+    var round = 0
     while fed < audio.count {
       let next = min(audio.count, fed + step)
       tracker.append(audio[fed..<next])
       fed = next
       step = step * 7 % 1601 + 1
+      round += 1
       // Frames whose window is complete are final; the rest read 0 until their audio comes.
       let frames = fed / 160
       let periods = tracker.periods(frames: frames)
       #expect(periods.count == frames)
-      #expect(periods == SignalEvidence.pitchPeriods(Array(audio[..<fed])))
+      if round % 6 == 0 { #expect(periods == SignalEvidence.pitchPeriods(Array(audio[..<fed]))) }
     }
     #expect(tracker.periods(frames: audio.count / 160) == whole)
   }
