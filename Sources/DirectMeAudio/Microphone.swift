@@ -1,4 +1,5 @@
 import CPulseSimple
+import DirectMeCore
 import Foundation
 
 /// A PulseAudio call that failed, with PulseAudio's own message.
@@ -97,7 +98,7 @@ public final class Microphone {
     let clock = ContinuousClock()
     if let lastRead, lastRead.waited {
       let due = lastRead.end + .microseconds(Int64(count) * 1_000_000 / Int64(Self.sampleRate) - 5_000)
-      if due > clock.now { Thread.sleep(forTimeInterval: Self.seconds(due - clock.now)) }
+      if due > clock.now { Thread.sleep(forTimeInterval: (due - clock.now).seconds) }
     }
     var samples = [Int16](repeating: 0, count: count)
     var error: Int32 = 0
@@ -107,10 +108,6 @@ public final class Microphone {
     let end = clock.now
     lastRead = (end, end - asked > .milliseconds(1))
     return samples
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// Seconds of audio between the microphone and what `read` returns.
