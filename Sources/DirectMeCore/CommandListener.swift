@@ -117,6 +117,10 @@ public final class CommandListener {
         if let utterance = try decideEarly() { return [.final(utterance)] }
       }
       framesSincePartial += 1
+      // After an early decision nothing is shown as heard until speech resumes: the reading so
+      // far holds the words already acted on, and an utterance that ends without more speech
+      // has no final result to clear it (the window kept showing "hearing: up ...").
+      guard committed.isEmpty || speechSinceDecision else { return [] }
       guard Double(framesSincePartial) * endpointer.settings.frameDuration >= partialInterval else { return [] }
       framesSincePartial = 0
       return partialEvent().map { [$0] } ?? []

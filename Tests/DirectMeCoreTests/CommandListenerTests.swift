@@ -129,6 +129,32 @@ struct CommandListenerTests {
     #expect(alone.map(\.isEarly) == [false])
   }
 
+  @Test("after an early decision the window shows nothing as heard until speech resumes, so nothing stale is left")
+  func noStalePartial() throws {
+    let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6)])
+    // The streaming search goes on hearing things in the pause after the decision.
+    recognizer.streamingReading = [("down", 0.3, 0.6), ("up", 0.9, 1.0)]
+    recognizer.early = true
+    let listener = CommandListener(
+      recognizer: recognizer, endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
+    var stage = Stage(animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)))
+    var seed: UInt64 = 4
+    var partials = 0
+    var finals = 0
+    for chunk in frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed) + frames("quiet", count: 100, seed: &seed) {
+      for event in try listener.feed(chunk) {
+        if case .partial = event { partials += 1 }
+        if case .final = event { finals += 1 }
+        _ = stage.apply(event, at: listener.time)
+      }
+    }
+    #expect(partials > 0)
+    #expect(finals == 1)
+    // The utterance ended without more speech (no final pass, no final result).
+    #expect(recognizer.cancels == 1)
+    #expect(stage.scene(at: listener.time).partial.isEmpty)
+  }
+
   @Test("what an early decision acted on is settled, and an utterance its early decisions end is not decoded again")
   func settledAudio() throws {
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
