@@ -271,17 +271,13 @@ public struct CorpusBuilder {
     let voices = Self.syntheticVoices().filter { Tools.which($0.engine) != nil }
     for (voiceIndex, voice) in voices.enumerated() {
       progress("synthesizing \(voice.label)")
-      for (index, phrase) in Self.commandPhrases.enumerated() where (index + voiceIndex) % 2 == 0 {
-        items.append(
-          BenchItem(
-            id: "\(voice.label)/\(phrase.0)", condition: Self.syntheticCommands, expected: phrase.1,
-            samples: try speak(phrase.0, voice: voice)))
-      }
-      for (index, phrase) in Self.carrierPhrases.enumerated() where (index + voiceIndex) % 2 == 0 {
-        items.append(
-          BenchItem(
-            id: "\(voice.label)/\(phrase.0)", condition: Self.syntheticCarriers, expected: phrase.1,
-            samples: try speak(phrase.0, voice: voice)))
+      for (phrases, condition) in [(Self.commandPhrases, Self.syntheticCommands), (Self.carrierPhrases, Self.syntheticCarriers)] {
+        for (index, phrase) in phrases.enumerated() where (index + voiceIndex) % 2 == 0 {
+          items.append(
+            BenchItem(
+              id: "\(voice.label)/\(phrase.0)", condition: condition, expected: phrase.1,
+              samples: try speak(phrase.0, voice: voice)))
+        }
       }
       for (index, phrase) in Self.otherPhrases.enumerated() where (index + voiceIndex) % 3 == 0 {
         items.append(

@@ -50,11 +50,10 @@ public struct RecognizerOptions: ParsableArguments {
   public var streamingDecoderOptions: [String] = []
 
   public func validate() throws {
-    for option in finalDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
-      throw ValidationError("--final-decoder-option takes -name=value (got \(option))")
-    }
-    for option in streamingDecoderOptions where !(option.hasPrefix("-") && option.contains("=")) {
-      throw ValidationError("--streaming-decoder-option takes -name=value (got \(option))")
+    for (flag, options) in [("--final-decoder-option", finalDecoderOptions), ("--streaming-decoder-option", streamingDecoderOptions)] {
+      for option in options where !(option.hasPrefix("-") && option.contains("=")) {
+        throw ValidationError("\(flag) takes -name=value (got \(option))")
+      }
     }
     guard alternates == 1 || alternates == 2 else {
       throw ValidationError(
@@ -80,15 +79,17 @@ public struct RecognizerOptions: ParsableArguments {
     var configuration = RecognizerConfiguration(
       acousticModel: modelFolder, dictionary: dict, grammar: grammar ?? Resources.defaultGrammar,
       maximumTranscriptions: alternates)
-    for option in finalDecoderOptions {
-      let parts = option.split(separator: "=", maxSplits: 1)
-      configuration.finalDecoderOptions[String(parts[0])] = String(parts[1])
-    }
-    for option in streamingDecoderOptions {
-      let parts = option.split(separator: "=", maxSplits: 1)
-      configuration.streamingDecoderOptions[String(parts[0])] = String(parts[1])
-    }
+    Self.add(finalDecoderOptions, to: &configuration.finalDecoderOptions)
+    Self.add(streamingDecoderOptions, to: &configuration.streamingDecoderOptions)
     return configuration
+  }
+
+  /// Adds `-name=value` options (checked by `validate`) to a decoder's options.
+  private static func add(_ options: [String], to decoderOptions: inout [String: String]) {
+    for option in options {
+      let parts = option.split(separator: "=", maxSplits: 1)
+      decoderOptions[String(parts[0])] = String(parts[1])
+    }
   }
 
   /// The detector file in use, if any.

@@ -26,9 +26,26 @@ public final class CommandListener {
   /// Whether speech came after the last early decision.
   private var speechSinceDecision = true
   /// The audio of the utterance under way, for its signal evidence.
-  private var utteranceAudio: [Int16] = []
-  /// The pitch of `utteranceAudio`, measured as it comes (appended alongside it).
-  private var utterancePitch = PitchTracker()
+  private var heard = HeardAudio(sampleRate: 16_000)
+
+  /// An utterance's samples and their pitch, measured as they come.
+  private struct HeardAudio {
+    private(set) var samples: [Int16] = []
+    private var pitch: PitchTracker
+
+    init(_ samples: [Int16] = [], sampleRate: Int) {
+      pitch = PitchTracker(sampleRate: sampleRate)
+      append(samples)
+    }
+
+    mutating func append(_ more: [Int16]) {
+      samples.append(contentsOf: more)
+      pitch.append(more)
+    }
+
+    /// The pitch periods of its whole 10 ms frames (`SignalEvidence.pitchPeriods`).
+    mutating func pitchPeriods() -> [Int] { pitch.periods() }
+  }
 
   public init(
     recognizer: any Recognizer, interpreter: Interpreter = Interpreter(),
@@ -67,8 +84,7 @@ public final class CommandListener {
     if isInUtterance {
       if !pending.isEmpty {
         try recognizer.process(pending)
-        utteranceAudio.append(contentsOf: pending)
-        utterancePitch.append(pending)
+        heard.append(pending)
         samplesFed += pending.count
       }
       if let utterance = try endUtterance(cut: false) { events.append(.final(utterance)) }
@@ -95,14 +111,11 @@ public final class CommandListener {
       speechSinceDecision = true
       try recognizer.startUtterance()
       try recognizer.process(preRoll)
-      utteranceAudio = preRoll
-      utterancePitch = PitchTracker(sampleRate: sampleRate)
-      utterancePitch.append(preRoll)
+      heard = HeardAudio(preRoll, sampleRate: sampleRate)
       return [.speechStarted(at: start)]
     case .inSpeech:
       try recognizer.process(frame)
-      utteranceAudio.append(contentsOf: frame)
-      utterancePitch.append(frame)
+      heard.append(frame)
       if endpointer.quietDuration == 0 {
         decidedInPause = false
         speechSinceDecision = true
@@ -126,8 +139,7 @@ public final class CommandListener {
       return partialEvent().map { [$0] } ?? []
     case .end(let cut):
       try recognizer.process(frame)
-      utteranceAudio.append(contentsOf: frame)
-      utterancePitch.append(frame)
+      heard.append(frame)
       return try endUtterance(cut: cut).map { [.final($0)] } ?? []
     }
   }
@@ -208,8 +220,8 @@ public final class CommandListener {
   /// word is faint beside the utterance's loudest frame).
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
-    let periods = utterancePitch.periods(frames: utteranceAudio.count / (sampleRate / 100))
-    let energies = Signal.frameEnergies(utteranceAudio, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
+    let periods = heard.pitchPeriods()
+    let energies = Signal.frameEnergies(heard.samples, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {

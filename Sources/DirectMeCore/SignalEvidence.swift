@@ -52,7 +52,9 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
 
   /// The pitch periods of 16 kHz mono samples, one per 10 ms frame (0: not voiced).
   public static func pitchPeriods(_ samples: [Int16], sampleRate: Int = 16_000) -> [Int] {
-    pitchPeriods(samples, sampleRate: sampleRate, frames: samples.count / (sampleRate / 100))
+    var tracker = PitchTracker(sampleRate: sampleRate)
+    tracker.append(samples)
+    return tracker.periods()
   }
 
   /// Whether `next`, the audio that follows a stretch already decided (`before`), holds a
@@ -115,11 +117,6 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return Double(longest) / 100
   }
 
-  static func pitchPeriods(_ samples: [Int16], sampleRate: Int, frames: Int) -> [Int] {
-    var tracker = PitchTracker(sampleRate: sampleRate)
-    tracker.append(samples)
-    return tracker.periods(frames: frames)
-  }
 }
 
 /// The pitch period of each 10 ms frame (in samples at 4 kHz), 0 where it is not voiced:
@@ -133,6 +130,8 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
 /// its length once, not once per decision.
 public struct PitchTracker: Sendable {
   private let factor: Int
+  /// Samples per 10 ms frame.
+  private let frameLength: Int
   private let alpha: Double
   private let pole: Double
   private let hop: Int
@@ -152,6 +151,7 @@ public struct PitchTracker: Sendable {
 
   public init(sampleRate: Int = 16_000) {
     factor = max(1, sampleRate / 4000)
+    frameLength = sampleRate / 100
     let rate = Double(sampleRate / factor)
     alpha = 1 - exp(-2 * Double.pi * 900 / Double(sampleRate))
     pole = exp(-2 * Double.pi * 120 / Double(sampleRate))
@@ -176,6 +176,9 @@ public struct PitchTracker: Sendable {
       count += 1
     }
   }
+
+  /// The periods of the whole 10 ms frames appended so far (see `periods(frames:)`).
+  public mutating func periods() -> [Int] { periods(frames: count / frameLength) }
 
   /// The periods of the first `frames` frames; frames whose window runs past the audio so
   /// far are 0.

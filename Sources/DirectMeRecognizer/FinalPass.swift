@@ -168,10 +168,11 @@ extension PocketSphinxRecognizer {
       // alone and read as "go up", "please" in "play some music"). (The bench's synthetic
       // one-carrier phrases: 50% -> 90% right; carrying every lone carrier, checking speakers'
       // false alarms went 4.1 -> 5.8% and the dev set's 7.3 -> 8.5%.)
-      let loneCarrier = (lead + trail).count == 1 && (trail.count == 1 || lead == ["move"])
-      let carried = (lead.count + trail.count >= Self.carrierWords || loneCarrier)
+      let carrierCount = lead.count + trail.count
+      let loneCarrier = carrierCount == 1 && (trail.count == 1 || lead == ["move"])
+      let carried = (carrierCount >= Self.carrierWords || loneCarrier)
         && finalSearches.contains(Search.carriedDirection) && finalSearches.contains(Search.carriedGarbage)
-      let spokenCarriers = !carried && lead.count + trail.count >= Self.carrierWords
+      let spokenCarriers = !carried && carrierCount >= Self.carrierWords
       if spokenCarriers && !lead.isEmpty {
         let leadStart = commands.segments[spoken[firstSpoken - lead.count]].start
         let leadEnd = commands.segments[spoken[firstSpoken - 1]].end
