@@ -107,6 +107,33 @@ struct RecognizerSpeechTests {
     #expect(misses.count <= 3, "\(misses.count) of \(voices.count * phrases.count) wrong: \(misses.joined(separator: "; "))")
   }
 
+  @Test(
+    "a command after a lone \"go\" becomes its direction; \"go\" said alone moves nothing",
+    .enabled(if: TestSupport.Voice(.espeak, "en-us").isAvailable, "needs espeak-ng and sox (scripts/setup.sh)"))
+  func loneGo() throws {
+    // Each of these failed when the "go" stayed in the stretch <direction> had to explain
+    // with the command word alone (margins -20 to -80).
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder("go")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let commands: [(TestSupport.Voice, String, [Direction])] = [
+      (.init(.flite, "awb"), "go up", [.up]), (.init(.flite, "awb"), "go right", [.right]),
+      (.init(.espeak, "en-029", rate: 130), "go up", [.up]),
+      (.init(.espeak, "en-gb-scotland+m2", rate: 130), "go up", [.up]),
+    ]
+    let alone: [TestSupport.Voice] = [.init(.flite, "rms"), .init(.flite, "awb"), .init(.espeak, "en-us"), .init(.espeak, "en-029")]
+    var wrong: [String] = []
+    for (index, (voice, text, expected)) in commands.enumerated() + alone.enumerated().map({ ($0 + 10, ($1, "go", [])) }) {
+      let file = folder.appendingPathComponent("\(index).wav")
+      try TestSupport.speak(text, voice: voice, to: file)
+      let result = try directions(in: file, recognizer: recognizer)
+      if result.directions != expected {
+        wrong.append("\(voice) \"\(text)\": \(result.directions), heard \(result.utterances.map(\.result.bestTranscription.formattedString))")
+      }
+    }
+    #expect(wrong.count <= 1, "\(wrong.count) of \(commands.count + alone.count) wrong: \(wrong.joined(separator: "; "))")
+  }
+
   @Test("speech that is not a command rarely moves the ninja")
   func otherSpeech() throws {
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
