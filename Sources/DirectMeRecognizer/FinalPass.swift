@@ -188,17 +188,20 @@ extension PocketSphinxRecognizer {
       var command = try scores.decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
       var other = try scores.decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
       // A lone "go" before the command ("go up") is carried only when the carried reading
-      // is clearly the better one, and the other words are not "go" alone (or "go go"):
-      // a "go" said alone, read as "go" and a squeezed-in "up", has carried margins of -100
-      // to -10, which the detector (tuned on stretches without carriers) would take; a "go
-      // up" by synthetic voices mostly far above 0. (174 "go ..." phrases by 18 synthetic
-      // voices: 144 -> 155 right; 87 checking and dev speakers' "go" clips: 11 false alarms
-      // before and after.)
+      // is clearly the better one, the other words are not "go" alone (or "go go"), and the
+      // command is a syllable of its own (`dip`): a "go" said alone, read as "go" and a
+      // squeezed-in "up", has carried margins of -100 to -10, which the detector (tuned on
+      // stretches without carriers) would take; a "go up" by synthetic voices mostly far
+      // above 0. (174 "go ..." phrases by 18 synthetic voices: 144 -> 155 right; 87 checking
+      // and dev speakers' "go" clips: 11 false alarms before and after; the same clips in the
+      // bench's two sox rooms: 55 -> 59 of 154, 65 -> 68 of 316 for tuning speakers' clips.)
       if carrierCount == 1, lead == ["go"], finalSearches.contains(Search.carriedDirection),
         finalSearches.contains(Search.carriedGarbage),
         let carriedCommand = try scores.decode(stretch, search: Search.carriedDirection, on: decoder),
         let carriedOther = try scores.decode(stretch, search: Search.carriedGarbage, on: decoder),
         !carriedOther.words.allSatisfy({ $0 == "go" }),
+        Self.dip(between: "go", and: configuration.commandWords, in: carriedCommand, from: stretch.lowerBound, energies: energies)
+          >= Self.loneGoDip,
         carriedCommand.score - carriedOther.score
           > max(Self.loneGoMargin, (command?.score ?? -.infinity) - (other?.score ?? -.infinity))
       {
@@ -373,8 +376,35 @@ extension PocketSphinxRecognizer {
   /// Carriers around a command lasting at least this long (seconds) are words.
   static let carrierDuration = 0.25
   /// A command after a lone "go" is checked with the carried rules when they give it at
-  /// least this margin (see `verify`).
+  /// least this margin (see `verify`)...
   static let loneGoMargin = 10.0
+  /// ...and the sound dips by this much (dB) between the loudest frames of the "go" and of
+  /// the command (`dip(between:and:in:from:energies:)`).
+  static let loneGoDip = 2.0
+
+  /// How far (dB) the sound falls between the loudest frame of `first` and that of the
+  /// following word of `reading` in `second`, below the softer of the two: a syllable of its
+  /// own. In a reverberant room a "go" said alone trails off in its echo, which the carried
+  /// rules read as "go up" with margins of 11-50: 26 of 470 such clips (training-set
+  /// speakers' "go" in the bench's two sox rooms), 14 of them with no dip of 2 dB, against
+  /// 3 of 63 synthetic "go ..." commands, each taken without the carrier too. `start`:
+  /// the reading's first sample in the utterance; `energies`: the utterance's frame levels.
+  static func dip(
+    between first: String, and second: Set<String>, in reading: Transcription, from start: Int, energies: [Double]
+  ) -> Double {
+    guard !energies.isEmpty, let a = reading.segments.firstIndex(where: { $0.word == first }),
+      let b = reading.segments[(a + 1)...].firstIndex(where: { second.contains($0.word) })
+    else { return 0 }
+    func frames(_ word: WordSegment) -> ClosedRange<Int> {
+      let clamp = { (t: Double) in min(energies.count - 1, max(0, start / 160 + Int(t * 100))) }
+      return clamp(word.start)...max(clamp(word.start), clamp(word.end))
+    }
+    let loudest = { (range: ClosedRange<Int>) in range.max { energies[$0] < energies[$1] }! }
+    let peaks = (loudest(frames(reading.segments[a])), loudest(frames(reading.segments[b])))
+    guard peaks.0 < peaks.1 else { return 0 }
+    let valley = energies[peaks.0...peaks.1].min()!
+    return min(energies[peaks.0], energies[peaks.1]) - valley
+  }
   /// Carriers around a command are explained by the carried rules when there are this many
   /// (or one after it, or a lone "move" before it: see `verify`).
   static let carrierWords = 2
