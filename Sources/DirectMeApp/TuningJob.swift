@@ -140,7 +140,7 @@ public enum TuneReport {
           calibration.margin(forConfidence: 0.5), calibration.margin(forConfidence: detector.threshold)))
     }
     if let companion = detector.companionThreshold {
-      lines.append(String(format: "beside a sure command, a command needs confidence %.2f", companion))
+      lines.append(String(format: "beside or just after a sure command, a command needs confidence %.2f", companion))
     }
     lines.append("tuning speakers:   " + summary(tuning))
     if tuning.sequences > 0 { lines.append("  " + joinedSummary(tuning)) }

@@ -138,14 +138,14 @@ public struct BaselineRunner {
 public enum Scoring {
   /// DirectMe's directions for an outcome under `interpreter`.
   public static func directions(_ outcome: ItemOutcome, interpreter: Interpreter) -> [Direction] {
-    outcome.results.flatMap { interpreter.interpret($0).directions }
+    interpreter.interpret(outcome.results).flatMap(\.directions)
   }
 
   /// Scores under `interpreter`, deciding once per utterance at its end; with `emitted`,
   /// scores what the pipeline acted on instead (its own settings, early decisions included).
   public static func report(_ outcomes: [ItemOutcome], interpreter: Interpreter, emitted: Bool = false) -> ScoreReport {
     ScoreReport(recordings: outcomes.map { outcome in
-      let interpretations = outcome.results.map { interpreter.interpret($0) }
+      let interpretations = interpreter.interpret(outcome.results)
       return ScoredRecording(
         path: outcome.item.id, expected: outcome.item.expected,
         recognized: emitted ? (outcome.emitted ?? interpretations.flatMap(\.directions)) : interpretations.flatMap(\.directions),

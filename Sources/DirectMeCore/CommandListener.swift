@@ -25,6 +25,8 @@ public final class CommandListener {
   private var committed: [Instruction] = []
   /// Whether speech came after the last early decision.
   private var speechSinceDecision = true
+  /// When the last instruction emitted ended (stream time).
+  private var lastInstructionEnd: Double?
   /// The audio of the utterance under way, for its signal evidence.
   private var heard = HeardAudio(sampleRate: 16_000)
 
@@ -194,7 +196,7 @@ public final class CommandListener {
   private func decided(_ result: RecognitionResult, start: Double, decodeStart: ContinuousClock.Instant, isEarly: Bool, cut: Bool) -> Utterance {
     let clock = ContinuousClock()
     let interpretStart = clock.now
-    var interpretation = interpreter.interpret(result)
+    var interpretation = interpreter.interpret(result, lastCommandEnd: lastInstructionEnd)
     let before = interpretation.instructions.count
     interpretation.instructions.removeAll { instruction in
       committed.contains { Self.sameWord($0, instruction) }
@@ -211,6 +213,7 @@ public final class CommandListener {
       if isEarly { recognizer.settle(before: time - start) }
       committed += interpretation.instructions
       speechSinceDecision = false
+      lastInstructionEnd = max(lastInstructionEnd ?? 0, interpretation.instructions.map(\.end).max() ?? 0)
     }
     return Utterance(result: result, interpretation: interpretation, emittedAt: time, wasCut: cut, isEarly: isEarly)
   }

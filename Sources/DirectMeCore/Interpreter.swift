@@ -176,6 +176,17 @@ public struct Interpreter: Sendable {
     self.settings = settings
   }
 
+  /// The instructions in each of a recording's utterances (in order), each read after the
+  /// commands of the ones before it (`interpret(_:lastCommandEnd:)`), as the listening pipeline does.
+  public func interpret(_ results: [RecognitionResult]) -> [Interpretation] {
+    var lastCommandEnd: Double?
+    return results.map { result in
+      let interpretation = interpret(result, lastCommandEnd: lastCommandEnd)
+      if let end = interpretation.instructions.map(\.end).max() { lastCommandEnd = max(lastCommandEnd ?? end, end) }
+      return interpretation
+    }
+  }
+
   /// The instructions in `result`, in the order spoken, with near-misses rescued from the
   /// alternates, or the reason it moves nothing.
   ///
@@ -183,12 +194,16 @@ public struct Interpreter: Sendable {
   /// margins), each command word of the commands reading is taken when the detector is sure
   /// enough of it, or when it is nearly sure enough and the other-words reading heard a
   /// near-miss of it there. Otherwise the best transcription is read as it stands.
-  public func interpret(_ result: RecognitionResult) -> Interpretation {
+  ///
+  /// `lastCommandEnd` is when the last command acted on before this utterance ended (stream
+  /// time): a command word starting within `companionWindow` of it is taken as a companion,
+  /// as beside a sure command in the same utterance ("left. up." said with a pause).
+  public func interpret(_ result: RecognitionResult, lastCommandEnd: Double? = nil) -> Interpretation {
     if let voice = result.voice, !voice.matches, let other = settings.otherVoices {
       var forOthers = self
       forOthers.settings.detector = other
       forOthers.settings.otherVoices = nil
-      return forOthers.interpret(result)
+      return forOthers.interpret(result, lastCommandEnd: lastCommandEnd)
     }
     let reading = result.commandsReading ?? result.bestTranscription
     let spoken = reading.segments.filter { !$0.isFiller }
@@ -244,6 +259,14 @@ public struct Interpreter: Sendable {
 
     if instructions.contains(where: { $0.rescue == nil }) && !companions.isEmpty {
       instructions = (instructions + companions).sorted { $0.start < $1.start }
+    } else if let lastCommandEnd, let first = companions.first, first.start - lastCommandEnd <= Self.companionWindow {
+      // Each companion follows the one before it as closely.
+      var last = lastCommandEnd
+      for companion in companions where companion.start - last <= Self.companionWindow {
+        instructions.append(companion)
+        last = companion.end
+      }
+      instructions.sort { $0.start < $1.start }
     }
     let heard = spoken.map(\.word)
     if let limit = settings.maximumOtherWords, otherWords > limit, !instructions.isEmpty {
@@ -289,6 +312,11 @@ public struct Interpreter: Sendable {
   }
 
   static let conjunctions: Set<String> = ["and", "then"]
+
+  /// A command word starting this soon (seconds) after the end of a command acted on is a
+  /// companion of it (`InterpreterSettings.companionThreshold`): people pause 200-400 ms
+  /// between the commands of a sequence.
+  public static let companionWindow = 1.0
 
   /// The duration the detector weighs for the word at `index` of `words` (the non-filler
   /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`), and

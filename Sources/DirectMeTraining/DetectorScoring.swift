@@ -22,7 +22,7 @@ extension DetectorTuner {
     var beside = 0
     var besideExtra = 0
     for recording in recordings {
-      let interpretations = recording.results.map { interpreter.interpret($0) }
+      let interpretations = interpreter.interpret(recording.results)
       let directions = interpretations.flatMap(\.directions)
       for instruction in interpretations.flatMap(\.instructions) where instruction.rescue != nil {
         if recording.expected.contains(instruction.direction) { rescuesRight += 1 } else { rescuesWrong += 1 }

@@ -274,6 +274,28 @@ struct CompanionTests {
       return
     }
   }
+
+  /// Utterances of one word each, `start` seconds into the stream.
+  func utterance(_ word: String, at start: Double, margin: Double) -> RecognitionResult {
+    let segment = WordSegment(word: word, start: start, end: start + 0.4, score: -20, margin: margin)
+    return RecognitionResult(transcriptions: [Transcription(segments: [segment], score: -20)], start: start, end: start + 0.5)
+  }
+
+  @Test("a less sure command soon after a command acted on, in the next utterance, is taken; later it is not")
+  func afterACommand() {
+    let interpreter = interpreter(companion: 0.4)
+    // "left." then "up." 300 ms later, "up" only companion-sure; then "down" 3 s later, also.
+    let utterances = [
+      utterance("left", at: 0, margin: 10), utterance("up", at: 0.7, margin: -2), utterance("down", at: 4, margin: -2),
+    ]
+    #expect(interpreter.interpret(utterances).map(\.directions) == [[.left], [.up], []])
+    #expect(interpreter.interpret(utterances[1], lastCommandEnd: 0.4).directions == [.up])
+    #expect(interpreter.interpret(utterances[1], lastCommandEnd: nil).directions.isEmpty)
+    // Less sure than the companion threshold: refused however close.
+    #expect(interpreter.interpret(utterance("up", at: 0.7, margin: -6), lastCommandEnd: 0.4).directions.isEmpty)
+    // Without a companion threshold nothing but sure commands moves.
+    #expect(self.interpreter(companion: nil).interpret(utterances).map(\.directions) == [[.left], [], []])
+  }
 }
 
 @Suite("Interpreter with a detector, words within a phrase")
