@@ -1,4 +1,5 @@
 import DirectMeCore
+import DirectMeDisplay
 import Dispatch
 import Foundation
 
@@ -124,7 +125,10 @@ public func runStage(
   display: Display, settings: StageSettings, output: Output = .standard, producer: @escaping StageProducer
 ) throws -> StageOutcome {
   var stage = Stage(
-    animator: Animator(bounds: display.size, spriteSize: display.spriteSize, step: settings.step),
+    // Headless too, so that it prints the positions a window would show.
+    animator: Animator(
+      bounds: display.size, spriteSize: display.spriteSize, step: settings.step,
+      covered: (StageWindow.topBarHeight, StageWindow.bottomPanelHeight)),
     isListening: settings.listening)
   let hasWindow = display.isWindow
   let channel = StageChannel(listening: settings.listening, wake: hasWindow ? display.wake : nil)

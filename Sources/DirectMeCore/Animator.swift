@@ -43,12 +43,17 @@ public struct Animator: Sendable {
   ///   - spriteSize: The sprite's size; it is kept wholly inside the window.
   ///   - step: Pixels per instruction.
   ///   - keyframeDuration: Seconds per instruction.
-  public init(bounds: Size, spriteSize: Size, step: Double = 100, keyframeDuration: Double = 0.5) {
+  ///   - covered: Rows at the window's top and bottom that panels cover: the sprite stays
+  ///     clear of them.
+  public init(
+    bounds: Size, spriteSize: Size, step: Double = 100, keyframeDuration: Double = 0.5, covered: (top: Int, bottom: Int) = (0, 0)
+  ) {
     let halfWidth = Double(spriteSize.width) / 2
     let halfHeight = Double(spriteSize.height) / 2
+    let top = Double(covered.top) + halfHeight
     playfield = (
-      Point(x: halfWidth, y: halfHeight),
-      Point(x: max(halfWidth, Double(bounds.width) - halfWidth), y: max(halfHeight, Double(bounds.height) - halfHeight))
+      Point(x: halfWidth, y: top),
+      Point(x: max(halfWidth, Double(bounds.width) - halfWidth), y: max(top, Double(bounds.height - covered.bottom) - halfHeight))
     )
     origin = Point(x: Double(bounds.width) / 2, y: Double(bounds.height) / 2)
     self.step = step

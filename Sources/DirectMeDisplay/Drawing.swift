@@ -25,11 +25,15 @@ extension StageWindow {
     SDL_RenderPresent(renderer)
   }
 
+  /// The heights of the top bar and of the bottom (transcript) panel, pixels.
+  public static let topBarHeight = 74
+  public static let bottomPanelHeight = 96
+
   /// The translucent panels over the stage: the top bar and the bottom (transcript) panel.
   var panelRects: [SDL_Rect] {
     [
-      SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: 74),
-      SDL_Rect(x: 0, y: Int32(size.height) - 96, w: Int32(size.width), h: 96),
+      SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(Self.topBarHeight)),
+      SDL_Rect(x: 0, y: Int32(size.height - Self.bottomPanelHeight), w: Int32(size.width), h: Int32(Self.bottomPanelHeight)),
     ]
   }
 

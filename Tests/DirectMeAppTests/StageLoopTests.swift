@@ -97,6 +97,21 @@ struct StageLoopTests {
     #expect(lines.warnings == ["directme: microphone failed: gone"])
   }
 
+  @Test("the ninja stops at the panels over the window's top and bottom, in a window and headless alike")
+  func panels() throws {
+    for window in [true, false] {
+      let fake = FakeDisplay()
+      let lines = Lines()
+      _ = try runStage(display: fake.display(window: window), settings: StageSettings(listening: true), output: lines.output) { channel in
+        channel.post(.listener(final([.up, .up, .up], at: 0)))
+        channel.post(.finished(failed: false))
+      }
+      // The 64-px sprite's top edge at the 74-px top bar's bottom edge (it used to reach y = 32).
+      #expect(lines.lines.contains("instruction 3: up -> (400, 106)"), "\(lines.lines)")
+      if window { #expect(fake.scenes.last?.spritePosition == Point(x: 400, y: 106)) }
+    }
+  }
+
   @Test("push-to-talk: the button stops listening and tells the producer; quitting ends the run and closes the channel")
   func pushToTalkAndQuit() throws {
     let fake = FakeDisplay(inputs: [.toggleListening, .quit])

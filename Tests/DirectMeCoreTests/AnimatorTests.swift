@@ -24,6 +24,17 @@ struct AnimatorTests {
     #expect(!animator.isAnimating(at: 2.0))
   }
 
+  @Test("stays clear of the panels over the window's top and bottom")
+  func coveredRows() {
+    var animator = Animator(bounds: bounds, spriteSize: sprite, step: 100, covered: (top: 74, bottom: 96))
+    #expect(animator.position(at: 0) == Point(x: 400, y: 300))
+    for _ in 0..<5 { animator.enqueue(.up, at: 0) }
+    // The sprite's top edge at the top bar's bottom edge.
+    #expect(animator.destination == Point(x: 400, y: 74 + 32))
+    for _ in 0..<10 { animator.enqueue(.down, at: 0) }
+    #expect(animator.destination == Point(x: 400, y: 600 - 96 - 32))
+  }
+
   @Test("never leaves the window")
   func clamping() {
     var animator = Animator(bounds: bounds, spriteSize: sprite, step: 100)
