@@ -259,9 +259,8 @@ public struct Interpreter: Sendable {
 
     if instructions.contains(where: { $0.rescue == nil }) && !companions.isEmpty {
       instructions = (instructions + companions).sorted { $0.start < $1.start }
-    } else if let lastCommandEnd, let first = companions.first, first.start - lastCommandEnd <= Self.companionWindow {
-      // Each companion follows the one before it as closely.
-      var last = lastCommandEnd
+    } else if var last = lastCommandEnd {
+      // Each companion follows the command before it as closely.
       for companion in companions where companion.start - last <= Self.companionWindow {
         instructions.append(companion)
         last = companion.end
