@@ -196,8 +196,8 @@ public struct Interpreter: Sendable {
   /// near-miss of it there. Otherwise the best transcription is read as it stands.
   ///
   /// `lastCommandEnd` is when the last command acted on before this utterance ended (stream
-  /// time): a command word starting within `companionWindow` of it is taken as a companion,
-  /// as beside a sure command in the same utterance ("left. up." said with a pause).
+  /// time): a command word starting `companionPause` to `companionWindow` after it is taken as
+  /// a companion, as beside a sure command in the same utterance ("left. up." said with a pause).
   public func interpret(_ result: RecognitionResult, lastCommandEnd: Double? = nil) -> Interpretation {
     if let voice = result.voice, !voice.matches, let other = settings.otherVoices {
       var forOthers = self
@@ -261,7 +261,7 @@ public struct Interpreter: Sendable {
       instructions = (instructions + companions).sorted { $0.start < $1.start }
     } else if var last = lastCommandEnd {
       // Each companion follows the command before it as closely.
-      for companion in companions where companion.start - last <= Self.companionWindow {
+      for companion in companions where (Self.companionPause...Self.companionWindow).contains(companion.start - last) {
         instructions.append(companion)
         last = companion.end
       }
@@ -316,6 +316,10 @@ public struct Interpreter: Sendable {
   /// companion of it (`InterpreterSettings.companionThreshold`): people pause 200-400 ms
   /// between the commands of a sequence.
   public static let companionWindow = 1.0
+  /// ...and at least this long after it: a word starting as the command ends is more often
+  /// its own tail or a noise read as a word (a "left" clip's last 0.2 s read "up" at 0.60;
+  /// a "right" in babble followed at once by a "down" at 0.42) than a command said after a pause.
+  public static let companionPause = 0.1
 
   /// The duration the detector weighs for the word at `index` of `words` (the non-filler
   /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`), and

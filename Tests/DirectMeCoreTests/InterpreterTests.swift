@@ -291,6 +291,8 @@ struct CompanionTests {
     #expect(interpreter.interpret(utterances).map(\.directions) == [[.left], [.up], []])
     #expect(interpreter.interpret(utterances[1], lastCommandEnd: 0.4).directions == [.up])
     #expect(interpreter.interpret(utterances[1], lastCommandEnd: nil).directions.isEmpty)
+    // Starting as the command ends, with no pause: its tail or a noise, refused.
+    #expect(interpreter.interpret(utterance("up", at: 0.45, margin: -2), lastCommandEnd: 0.4).directions.isEmpty)
     // Less sure than the companion threshold: refused however close.
     #expect(interpreter.interpret(utterance("up", at: 0.7, margin: -6), lastCommandEnd: 0.4).directions.isEmpty)
     // Without a companion threshold nothing but sure commands moves.
