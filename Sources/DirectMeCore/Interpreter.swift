@@ -260,7 +260,7 @@ public struct Interpreter: Sendable {
     if instructions.contains(where: { $0.rescue == nil }) && !companions.isEmpty {
       instructions = (instructions + companions).sorted { $0.start < $1.start }
     } else if var last = lastCommandEnd {
-      // Each companion follows the command before it as closely.
+      // Each companion must follow the command before it after such a pause.
       for companion in companions where (Self.companionPause...Self.companionWindow).contains(companion.start - last) {
         instructions.append(companion)
         last = companion.end
