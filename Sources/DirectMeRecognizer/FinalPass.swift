@@ -171,8 +171,8 @@ extension PocketSphinxRecognizer {
       // the dev set's 7.3 -> 8.5%.)
       let carrierCount = lead.count + trail.count
       let loneCarrier = carrierCount == 1 && (trail.count == 1 || lead == ["move"])
-      let carried = (carrierCount >= Self.carrierWords || loneCarrier)
-        && finalSearches.contains(Search.carriedDirection) && finalSearches.contains(Search.carriedGarbage)
+      let canCarry = finalSearches.contains(Search.carriedDirection) && finalSearches.contains(Search.carriedGarbage)
+      let carried = (carrierCount >= Self.carrierWords || loneCarrier) && canCarry
       let spokenCarriers = !carried && carrierCount >= Self.carrierWords
       if spokenCarriers && !lead.isEmpty {
         let leadStart = commands.segments[spoken[firstSpoken - lead.count]].start
@@ -195,8 +195,7 @@ extension PocketSphinxRecognizer {
       // above 0. (174 "go ..." phrases by 18 synthetic voices: 144 -> 155 right; 87 checking
       // and dev speakers' "go" clips: 11 false alarms before and after; the same clips in the
       // bench's two sox rooms: 55 -> 59 of 154, 65 -> 68 of 316 for tuning speakers' clips.)
-      if carrierCount == 1, lead == ["go"], finalSearches.contains(Search.carriedDirection),
-        finalSearches.contains(Search.carriedGarbage),
+      if carrierCount == 1, lead == ["go"], canCarry,
         let carriedCommand = try scores.decode(stretch, search: Search.carriedDirection, on: decoder),
         let carriedOther = try scores.decode(stretch, search: Search.carriedGarbage, on: decoder),
         !carriedOther.words.allSatisfy({ $0 == "go" }),
@@ -405,6 +404,7 @@ extension PocketSphinxRecognizer {
     let valley = energies[peaks.0...peaks.1].min()!
     return min(energies[peaks.0], energies[peaks.1]) - valley
   }
+
   /// Carriers around a command are explained by the carried rules when there are this many
   /// (or one after it, or a lone "move" before it: see `verify`).
   static let carrierWords = 2
