@@ -258,7 +258,13 @@ public struct Interpreter: Sendable {
     }
 
     if instructions.contains(where: { $0.rescue == nil }) && !companions.isEmpty {
-      instructions = (instructions + companions).sorted { $0.start < $1.start }
+      // A companion stands apart from the commands beside it by a pause, as one after a command
+      // acted on before this utterance does.
+      let sure = instructions
+      let apart = companions.filter { companion in
+        sure.allSatisfy { $0.end + Self.companionPause <= companion.start || companion.end + Self.companionPause <= $0.start }
+      }
+      instructions = (instructions + apart).sorted { $0.start < $1.start }
     } else if var last = lastCommandEnd {
       // Each companion must follow the command before it after such a pause.
       for companion in companions where (Self.companionPause...Self.companionWindow).contains(companion.start - last) {

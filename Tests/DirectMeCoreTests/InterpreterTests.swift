@@ -265,6 +265,26 @@ struct CompanionTests {
     #expect(interpreter(companion: 0.4).interpret(sequence([10, -6, 8])).directions == [.left, .down])
   }
 
+  @Test("a less sure command running into a sure one, with no pause between them, is refused")
+  func noPause() {
+    // A "right" clip whose onset also read "up" at 0.5: the two words touch.
+    let touching = RecognitionResult(
+      transcriptions: [
+        Transcription(
+          segments: [
+            WordSegment(word: "up", start: 0.1, end: 0.35, score: -20, margin: -1),
+            WordSegment(word: "right", start: 0.4, end: 0.8, score: -20, margin: 10),
+          ], score: -40)
+      ], start: 0, end: 1)
+    #expect(interpreter(companion: 0.4).interpret(touching).directions == [.right])
+    // After it, touching: refused too; 0.15 s after it: a companion.
+    var after = sequence([10, -2])
+    after.transcriptions[0].segments[1].start = 0.45
+    #expect(interpreter(companion: 0.4).interpret(after).directions == [.left])
+    after.transcriptions[0].segments[1].start = 0.55
+    #expect(interpreter(companion: 0.4).interpret(after).directions == [.left, .up])
+  }
+
   @Test("commands that are only companion-sure move nothing on their own")
   func alone() {
     let interpretation = interpreter(companion: 0.4).interpret(sequence([-2, -1]))
