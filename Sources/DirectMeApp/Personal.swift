@@ -278,7 +278,10 @@ public struct PersonalizeJob {
     // words as commands more often).
     if let population = try VoicePopulation.load(modelFolder: base) {
       let statistics = try Self.voiceStatistics(recordings.map(\.path), model: staging.path)
-      if var profile = VoiceProfile.enroll(statistics, population: population, otherVoicesModel: base) {
+      let routingStatistics = try Self.voiceStatistics(recordings.map(\.path), model: staging.path, routing: true)
+      if var profile = VoiceProfile.enroll(
+        statistics, recordings: routingStatistics, references: routing, population: population, otherVoicesModel: base)
+      {
         if adaptedFromRouted { profile.routedOnly = true }
         try profile.json().write(to: staging.appendingPathComponent(VoiceProfile.fileName), options: .atomic)
         output.line(
@@ -317,10 +320,13 @@ public struct PersonalizeJob {
 
 extension PersonalizeJob {
   /// The voice statistic (`VoiceStatistic`) of each recording, through `model`'s front end
-  /// (nil for one too short to tell).
-  public static func voiceStatistics(_ paths: [String], model: String) throws -> [[Double]] {
+  /// (left out for one too short to tell); `routing`: the routing's (`VoiceStatistic.routing`).
+  public static func voiceStatistics(_ paths: [String], model: String, routing: Bool = false) throws -> [[Double]] {
     let features = try VoiceFeatures(model: model)
-    return try paths.compactMap { features.statistic(try AudioFileSource.readAll(path: $0)) }
+    return try paths.compactMap { path in
+      let samples = try AudioFileSource.readAll(path: path)
+      return routing ? features.routingStatistic(samples) : features.statistic(samples)
+    }
   }
 }
 

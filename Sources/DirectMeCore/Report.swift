@@ -54,6 +54,9 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var distance: Double?
     public var threshold: Double
     public var owner: Bool
+    /// How near the enrollment's recordings and other voices' lay (`VoiceMatch`).
+    public var nearestOwn: Double?
+    public var nearestOthers: Double?
   }
 
   /// The path as given on the command line.
@@ -123,7 +126,7 @@ public struct FileReport: Codable, Hashable, Sendable {
       voice: result.voice.map {
         VoiceReport(
           distance: $0.distance.isFinite ? $0.distance.rounded(to: 3) : nil, threshold: $0.threshold.rounded(to: 3),
-          owner: $0.matches)
+          owner: $0.matches, nearestOwn: $0.nearestOwn?.rounded(to: 3), nearestOthers: $0.nearestOthers?.rounded(to: 3))
       }, voiceModel: result.voiceModel)
   }
 

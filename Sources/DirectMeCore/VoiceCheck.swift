@@ -20,6 +20,15 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
   /// The personal model was adapted from the other-voices model's model for routed voices
   /// (synthetic speech): it decides only the owner's utterances that would be routed there.
   public var routedOnly: Bool?
+  /// The enrollment recordings' voice statistics as the routing measures them
+  /// (`VoiceStatistic.routing`): an utterance within `threshold` is still not the owner's
+  /// when other voices' recordings (the references of the other-voices model's routing:
+  /// people and synthetic voices) lie nearer it than these (see `check(_:routing:against:)`).
+  public var recordings: [[Double]]?
+  /// How much farther than the other voices' references the enrollment's recordings may lie
+  /// (the references hold synthetic voices like the owner's, at other rates and pitches): as
+  /// far as `share` of the enrollment's recordings lay, each against the others.
+  public var recordingsMargin: Double?
   /// How it was made, for people reading the file.
   public var notes: [String: String]
 
@@ -52,6 +61,25 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
     return VoiceMatch(distance: distance(statistic), threshold: threshold)
   }
 
+  /// The voice check of one utterance, also against other voices: the mean cepstrum alone
+  /// tells people apart but hardly synthetic voices (flite's slt and rms lay as near espeak-ng's
+  /// Scottish voice enrolled as its own takes did). So an utterance within `threshold` must
+  /// also lie nearer the enrollment's recordings than the `references`' people and voices
+  /// (`routing`: the utterance's `VoiceStatistic.routing`; the mean distance to the nearest
+  /// few of each, in units of the references' scale).
+  public func check(_ statistic: [Double]?, routing: [Double]?, against references: VoiceRouting?) -> VoiceMatch {
+    var match = check(statistic)
+    guard match.matches, let routing, let references, let recordings, !recordings.isEmpty else { return match }
+    let own = references.nearest(routing, among: recordings)
+    let others = min(references.nearest(routing, among: references.people), references.nearest(routing, among: references.voices))
+    if own.isFinite, others.isFinite {
+      match.nearestOwn = own
+      match.nearestOthers = others
+      if own > others + (recordingsMargin ?? 0) { match.decided = false }
+    }
+    return match
+  }
+
   /// A profile made from the statistics of the enrollment's recordings: their mean, and a
   /// threshold `slack` times the distance that `share` of them lie within (so one odd take
   /// does not widen it, and the owner's voice on another day still passes).
@@ -62,8 +90,8 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
   /// 8 -> 3, and the four real people enrolled by `directme-bench enroll` keep their
   /// figures while the other people's errors with their models fall from 60 to 57 of 960.
   public static func enroll(
-    _ statistics: [[Double]], population: VoicePopulation, otherVoicesModel: String, share: Double = 0.9,
-    slack: Double = 1.1
+    _ statistics: [[Double]], recordings: [[Double]]? = nil, references: VoiceRouting? = nil, population: VoicePopulation,
+    otherVoicesModel: String, share: Double = 0.9, slack: Double = 1.1
   ) -> VoiceProfile? {
     let width = population.scale.count
     let usable = statistics.filter { $0.count == width }
@@ -73,6 +101,21 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
     let distances = usable.map(profile.distance).sorted()
     let within = distances[min(distances.count - 1, Int((Double(distances.count - 1) * share).rounded()))]
     profile.threshold = within * slack
+    // Each recording against the rest of them and against the other voices.
+    if let recordings, recordings.count >= 3, let references {
+      let leans = recordings.indices.map { index in
+        var rest = recordings
+        rest.remove(at: index)
+        let others = min(
+          references.nearest(recordings[index], among: references.people),
+          references.nearest(recordings[index], among: references.voices))
+        return references.nearest(recordings[index], among: rest) - others
+      }.filter(\.isFinite).sorted()
+      if !leans.isEmpty {
+        profile.recordings = recordings
+        profile.recordingsMargin = max(0, leans[min(leans.count - 1, Int((Double(leans.count - 1) * share).rounded()))])
+      }
+    }
     profile.notes = [
       "recordings": "\(usable.count)",
       "enrollment distances": String(
@@ -80,6 +123,11 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
         distances.last!),
       "threshold": String(format: "%.1f x %.2f", slack, within),
     ]
+    if let margin = profile.recordingsMargin {
+      profile.notes["other voices"] = String(
+        format: "the recordings may lie %.2f farther than other voices' (%.0f%% of them, each against the rest)", margin,
+        share * 100)
+    }
     return profile
   }
 
@@ -120,8 +168,12 @@ public struct VoiceMatch: Codable, Hashable, Sendable {
   public var distance: Double
   public var threshold: Double
   /// Set when something besides the distance decided (a `routedOnly` profile's utterance
-  /// that is not routed is not the owner's).
+  /// that is not routed is not the owner's; one nearer other voices than the owner's).
   public var decided: Bool?
+  /// How near the enrollment's recordings and the other voices' lay, when compared
+  /// (`VoiceProfile.check(_:routing:against:)`).
+  public var nearestOwn: Double?
+  public var nearestOthers: Double?
   public init(distance: Double, threshold: Double, decided: Bool? = nil) {
     self.distance = distance
     self.threshold = threshold
@@ -131,18 +183,22 @@ public struct VoiceMatch: Codable, Hashable, Sendable {
   public var matches: Bool { decided ?? (distance <= threshold) }
 
   // Infinity is not JSON: a missing distance (no voiced frames) is written as null.
-  enum CodingKeys: String, CodingKey { case distance, threshold, decided }
+  enum CodingKeys: String, CodingKey { case distance, threshold, decided, nearestOwn = "nearest_own", nearestOthers = "nearest_others" }
   public init(from decoder: any Swift.Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     distance = try container.decodeIfPresent(Double.self, forKey: .distance) ?? .infinity
     threshold = try container.decode(Double.self, forKey: .threshold)
     decided = try container.decodeIfPresent(Bool.self, forKey: .decided)
+    nearestOwn = try container.decodeIfPresent(Double.self, forKey: .nearestOwn)
+    nearestOthers = try container.decodeIfPresent(Double.self, forKey: .nearestOthers)
   }
   public func encode(to encoder: any Swift.Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(distance.isFinite ? distance : nil, forKey: .distance)
     try container.encode(threshold, forKey: .threshold)
     try container.encodeIfPresent(decided, forKey: .decided)
+    try container.encodeIfPresent(nearestOwn, forKey: .nearestOwn)
+    try container.encodeIfPresent(nearestOthers, forKey: .nearestOthers)
   }
 }
 

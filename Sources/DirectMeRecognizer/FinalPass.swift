@@ -13,8 +13,8 @@ extension PocketSphinxRecognizer {
     // one was made from (see `VoiceProfile`).
     // Voices the model hears badly (synthetic speech) go to the model for them.
     let cepstra = voiceFeatures?.cepstra(audio) ?? []
-    var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra)) }
     let routingStatistic = routing == nil && otherVoicesRouting == nil ? nil : VoiceFeatures.routingStatistic(cepstra, of: audio)
+    var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra), routing: routingStatistic, against: otherVoicesRouting) }
     // A personal model adapted from the model for routed voices knows only such voices.
     if voice?.matches == true, voiceCheck?.profile.routedOnly == true,
       otherVoicesRouting?.routes(routingStatistic) != true

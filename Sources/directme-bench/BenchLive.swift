@@ -213,7 +213,7 @@ struct LiveBench: ParsableCommand {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let timingPath = work.appendingPathComponent("timings.jsonl").path
     let stdoutPath = work.appendingPathComponent("stdout.txt").path
-    FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
 
     // The audio: silence, continuous speech, then single commands with long pauses.
     var random = Signal.Random(seed: 21)

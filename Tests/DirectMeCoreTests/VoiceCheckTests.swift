@@ -45,6 +45,35 @@ struct VoiceCheckTests {
     #expect(VoiceProfile.enroll(Array(takes.prefix(2)), population: population, otherVoicesModel: "/base") == nil)
   }
 
+  @Test("an utterance within the threshold that lies nearer other voices than the enrollment is not the owner's")
+  func nearerOtherVoices() throws {
+    // The routing's references: people near the origin, synthetic voices near (10, 10).
+    let references = VoiceRouting(
+      name: "synthetic", model: "synthetic-voices", scale: [1, 1], people: [[0, 0], [0, 1], [1, 0]],
+      voices: [[10, 10], [9, 10], [10, 9]], neighbours: 2, margin: 0.5)
+    let takes: [[Double]] = (0..<4).map { [Double($0 % 3), 1, 0] }
+    let recordings: [[Double]] = [[5, 0], [5, 1], [6, 0], [6, 1]]
+    let profile = try #require(
+      VoiceProfile.enroll(takes, recordings: recordings, references: references, population: population, otherVoicesModel: "/base"))
+    // Each recording lies nearer the rest than any reference: no extra margin.
+    #expect(profile.recordingsMargin == 0)
+    let own = profile.check([1, 1, 0], routing: [5.5, 0.5], against: references)
+    #expect(own.matches)
+    #expect(try #require(own.nearestOwn) < own.nearestOthers ?? 0)
+    // The same mean cepstrum, but people's recordings lie nearer: another voice.
+    let other = profile.check([1, 1, 0], routing: [0.2, 0.2], against: references)
+    #expect(!other.matches && other.decided == false)
+    // Without the routing statistic, or a profile without recordings (made before them): the distance decides.
+    #expect(profile.check([1, 1, 0], routing: nil, against: references).matches)
+    var older = profile
+    older.recordings = nil
+    #expect(older.check([1, 1, 0], routing: [0.2, 0.2], against: references).matches)
+    // Outside the threshold stays outside, whatever the references say.
+    #expect(!profile.check([1, 1, 3], routing: [5.5, 0.5], against: references).matches)
+    let decoded = try JSONDecoder().decode(VoiceProfile.self, from: profile.json())
+    #expect(decoded == profile)
+  }
+
   @Test("the population's mean and spread are measured; profiles and matches survive JSON, an unmeasurable one too")
   func files() throws {
     let measured = try #require(VoicePopulation.measure([[1, 2, 3], [3, 2, 1]]))
