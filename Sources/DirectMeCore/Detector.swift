@@ -102,11 +102,11 @@ public struct Detector: Hashable, Sendable, Codable {
   /// reading heard a near-miss of it at the same time ("drown" for "down").
   public var rescueThreshold: Double
   /// A command below `threshold` but at least this sure is taken when the same utterance
-  /// holds a command that passes `threshold` (with a pause between them, as below: a weak
-  /// "up" running into a sure "right" is more often the onset of it or babble), or it starts after a short pause
-  /// (`Interpreter.companionPause` to `companionWindow`) after a command acted on: among commands ("left, up, down")
-  /// a command is likelier than alone, and the later words of a sequence come out less sure
-  /// (nil: off).
+  /// holds a command that passes `threshold`, or one was acted on just before it, with a
+  /// pause between them (`Interpreter.companionPause`; after a command acted on, up to
+  /// `companionWindow`): among commands ("left, up, down") a command is likelier than alone,
+  /// and the later words of a sequence come out less sure; a weak "up" running into a sure
+  /// "right" with no pause is more often its onset or babble (nil: off).
   public var companionThreshold: Double?
   /// How and on what this detector was learned, for people reading the file.
   public var notes: [String: String]

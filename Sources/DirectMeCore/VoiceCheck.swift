@@ -71,7 +71,7 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
     var match = check(statistic)
     guard match.matches, let routing, let references, let recordings, !recordings.isEmpty else { return match }
     let own = references.nearest(routing, among: recordings)
-    let others = min(references.nearest(routing, among: references.people), references.nearest(routing, among: references.voices))
+    let others = references.nearestReference(routing)
     if own.isFinite, others.isFinite {
       match.nearestOwn = own
       match.nearestOthers = others
@@ -98,22 +98,21 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
     guard usable.count >= 3, width > 0 else { return nil }
     let mean = (0..<width).map { index in usable.map { $0[index] }.reduce(0, +) / Double(usable.count) }
     var profile = VoiceProfile(mean: mean, scale: population.scale, threshold: 0, otherVoicesModel: otherVoicesModel)
+    /// The value that `share` of `sorted` values lie within.
+    func quantile(_ sorted: [Double]) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * share).rounded()))] }
     let distances = usable.map(profile.distance).sorted()
-    let within = distances[min(distances.count - 1, Int((Double(distances.count - 1) * share).rounded()))]
+    let within = quantile(distances)
     profile.threshold = within * slack
     // Each recording against the rest of them and against the other voices.
     if let recordings, recordings.count >= 3, let references {
       let leans = recordings.indices.map { index in
         var rest = recordings
         rest.remove(at: index)
-        let others = min(
-          references.nearest(recordings[index], among: references.people),
-          references.nearest(recordings[index], among: references.voices))
-        return references.nearest(recordings[index], among: rest) - others
+        return references.nearest(recordings[index], among: rest) - references.nearestReference(recordings[index])
       }.filter(\.isFinite).sorted()
       if !leans.isEmpty {
         profile.recordings = recordings
-        profile.recordingsMargin = max(0, leans[min(leans.count - 1, Int((Double(leans.count - 1) * share).rounded()))])
+        profile.recordingsMargin = max(0, quantile(leans))
       }
     }
     profile.notes = [
@@ -183,7 +182,10 @@ public struct VoiceMatch: Codable, Hashable, Sendable {
   public var matches: Bool { decided ?? (distance <= threshold) }
 
   // Infinity is not JSON: a missing distance (no voiced frames) is written as null.
-  enum CodingKeys: String, CodingKey { case distance, threshold, decided, nearestOwn = "nearest_own", nearestOthers = "nearest_others" }
+  enum CodingKeys: String, CodingKey {
+    case distance, threshold, decided
+    case nearestOwn = "nearest_own", nearestOthers = "nearest_others"
+  }
   public init(from decoder: any Swift.Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     distance = try container.decodeIfPresent(Double.self, forKey: .distance) ?? .infinity
@@ -363,6 +365,12 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     guard !distances.isEmpty else { return .infinity }
     let nearest = distances.sorted().prefix(max(1, neighbours))
     return nearest.reduce(0, +) / Double(nearest.count)
+  }
+
+  /// The mean distance from `statistic` to the nearest references of the kind it lies nearer:
+  /// how near other voices are (`VoiceProfile.check(_:routing:against:)`).
+  func nearestReference(_ statistic: [Double]) -> Double {
+    min(nearest(statistic, among: people), nearest(statistic, among: voices))
   }
 
   /// How much nearer the routed voices are than people (positive: route it).
