@@ -284,10 +284,13 @@ public struct PersonalizeJob {
       {
         if adaptedFromRouted { profile.routedOnly = true }
         try profile.json().write(to: staging.appendingPathComponent(VoiceProfile.fileName), options: .atomic)
+        let nearer = profile.recordingsMargin.map {
+          String(format: ", and at most %.2f farther from your recordings than from other voices',", $0)
+        } ?? ""
         output.line(
           String(
-            format: "voice check: utterances within %.2f of your recordings' voice use your model, others %@'s (%@)",
-            profile.threshold, base, profile.notes["enrollment distances"] ?? ""))
+            format: "voice check: utterances within %.2f of your recordings' voice%@ use your model, others %@'s (%@)",
+            profile.threshold, nearer, base, profile.notes["enrollment distances"] ?? ""))
       } else {
         output.line("voice check: not enough usable recordings; your model decides every voice")
       }
