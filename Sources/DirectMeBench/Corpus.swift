@@ -78,6 +78,19 @@ public struct CorpusBuilder {
     return try Tools.samples(file.path)
   }
 
+  /// A fingerprint of each noise made so far (8 hex digits of a hash of its samples), for
+  /// reports: noisy conditions compare between runs only when their noises are the same (the
+  /// babble once came out different on a fresh machine, and its figures with it).
+  public func noiseFingerprints() -> [String] {
+    Noise.allCases.compactMap { kind in
+      let file = cache.appendingPathComponent("noise-\(kind.rawValue).wav")
+      guard FileManager.default.fileExists(atPath: file.path), let samples = try? Tools.samples(file.path) else { return nil }
+      var hash = StableHash()
+      for sample in samples { hash.mix(UInt16(bitPattern: sample)) }
+      return "\(kind.rawValue) \(String(String(hash.value, radix: 16).suffix(8)))"
+    }
+  }
+
   private func makeBabble(_ file: URL) throws {
     let sentences = [
       "The committee will meet again on Thursday to discuss the budget for next year and the plans for the new library.",

@@ -10,6 +10,12 @@ public struct StableHash: Sendable {
     for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 1_099_511_628_211 }
   }
 
+  /// Mixes in a 16-bit value's two bytes (low first).
+  public mutating func mix(_ bytes: UInt16) {
+    value = (value ^ UInt64(bytes & 0xff)) &* 1_099_511_628_211
+    value = (value ^ UInt64(bytes >> 8)) &* 1_099_511_628_211
+  }
+
   /// The hash of `text` alone.
   public static func of(_ text: String) -> UInt64 {
     var hash = StableHash()

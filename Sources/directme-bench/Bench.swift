@@ -75,6 +75,7 @@ struct AccuracyBench: ParsableCommand {
       try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
       let builder = CorpusBuilder(cache: cache) { warn("bench: \($0)") }
       let items = try corpus(builder)
+      let noises = builder.noiseFingerprints()
       // The baseline's and the previous build's results are matched to items by id.
       let repeated = Dictionary(grouping: items, by: \.id).filter { $0.value.count > 1 }.keys.sorted()
       guard repeated.isEmpty else {
@@ -135,7 +136,8 @@ struct AccuracyBench: ParsableCommand {
 
       let report = AccuracyReport(
         outcomes: outcomes, interpreter: interpreter,
-        settings: self.recognizer.summary + (previous.map { ", previous default \($0)" } ?? ""),
+        settings: self.recognizer.summary + (previous.map { ", previous default \($0)" } ?? "")
+          + (noises.isEmpty ? "" : "; noises " + noises.joined(separator: ", ")),
         curveThresholds: [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95],
         seconds: Date().timeIntervalSince(started))
       let text = report.text()
