@@ -278,9 +278,8 @@ public struct PersonalizeJob {
     // words as commands more often).
     if let population = try VoicePopulation.load(modelFolder: base) {
       let statistics = try Self.voiceStatistics(recordings.map(\.path), model: staging.path)
-      let routingStatistics = try Self.voiceStatistics(recordings.map(\.path), model: staging.path, routing: true)
       if var profile = VoiceProfile.enroll(
-        statistics, recordings: routingStatistics, references: routing, population: population, otherVoicesModel: base)
+        statistics.means, recordings: statistics.routing, references: routing, population: population, otherVoicesModel: base)
       {
         if adaptedFromRouted { profile.routedOnly = true }
         try profile.json().write(to: staging.appendingPathComponent(VoiceProfile.fileName), options: .atomic)
@@ -322,14 +321,20 @@ public struct PersonalizeJob {
 }
 
 extension PersonalizeJob {
-  /// The voice statistic (`VoiceStatistic`) of each recording, through `model`'s front end
-  /// (left out for one too short to tell); `routing`: the routing's (`VoiceStatistic.routing`).
-  public static func voiceStatistics(_ paths: [String], model: String, routing: Bool = false) throws -> [[Double]] {
+  /// The voice statistics of each recording through `model`'s front end: the voice check's
+  /// (`VoiceStatistic.of`) and the routing's (`VoiceStatistic.routing`), each leaving out a
+  /// recording too short to tell. Each recording is read, and its cepstra computed, once.
+  public static func voiceStatistics(_ paths: [String], model: String) throws -> (means: [[Double]], routing: [[Double]]) {
     let features = try VoiceFeatures(model: model)
-    return try paths.compactMap { path in
+    var means: [[Double]] = []
+    var routing: [[Double]] = []
+    for path in paths {
       let samples = try AudioFileSource.readAll(path: path)
-      return routing ? features.routingStatistic(samples) : features.statistic(samples)
+      let cepstra = features.cepstra(samples)
+      if let statistic = VoiceStatistic.of(cepstra) { means.append(statistic) }
+      if let statistic = VoiceFeatures.routingStatistic(cepstra, of: samples) { routing.append(statistic) }
     }
+    return (means, routing)
   }
 }
 

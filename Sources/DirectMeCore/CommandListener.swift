@@ -213,7 +213,7 @@ public final class CommandListener {
       if isEarly { recognizer.settle(before: time - start) }
       committed += interpretation.instructions
       speechSinceDecision = false
-      lastInstructionEnd = max(lastInstructionEnd ?? 0, interpretation.instructions.map(\.end).max() ?? 0)
+      lastInstructionEnd = interpretation.lastCommandEnd(after: lastInstructionEnd)
     }
     return Utterance(result: result, interpretation: interpretation, emittedAt: time, wasCut: cut, isEarly: isEarly)
   }

@@ -119,6 +119,13 @@ public struct Interpretation: Hashable, Sendable, Codable {
 
   public var directions: [Direction] { instructions.map(\.direction) }
   public var rescues: [Rescue] { instructions.compactMap(\.rescue) }
+
+  /// When the last command acted on ends (stream time), counting these instructions after
+  /// `previous` (nil: none before): the next utterance's `lastCommandEnd`.
+  public func lastCommandEnd(after previous: Double?) -> Double? {
+    guard let end = instructions.map(\.end).max() else { return previous }
+    return max(previous ?? end, end)
+  }
 }
 
 /// Settings of the interpreter.
@@ -182,7 +189,7 @@ public struct Interpreter: Sendable {
     var lastCommandEnd: Double?
     return results.map { result in
       let interpretation = interpret(result, lastCommandEnd: lastCommandEnd)
-      if let end = interpretation.instructions.map(\.end).max() { lastCommandEnd = max(lastCommandEnd ?? end, end) }
+      lastCommandEnd = interpretation.lastCommandEnd(after: lastCommandEnd)
       return interpretation
     }
   }
