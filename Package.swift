@@ -12,8 +12,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
   ],
   targets: [
-    // C libraries: a module map and a shim header each, nothing else (and one C target of
-    // our own below, the senone scorer).
+    // C libraries: a module map and a shim header each, nothing else (and two C targets of
+    // our own below, the senone scorer and the list nodes).
     .systemLibrary(
       name: "CPocketSphinx",
       pkgConfig: "pocketsphinx",
@@ -50,12 +50,18 @@ let package = Package(
       cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off", "-gdwarf-4"])]
     ),
 
+    // sphinxbase's list functions with pooled nodes (see its header): the FSG search
+    // allocated and freed a list node per active HMM and frame. Programs linked with it
+    // export the functions, which take the place of sphinxbase's own.
+    .target(name: "CSphinxLists", cSettings: [.unsafeFlags(["-O2", "-gdwarf-4"])]),
+
     // Pure Swift: directions, hypotheses, interpretation and rescue, endpointing,
     // animation, metrics. Never sees a C pointer.
     .target(name: "DirectMeCore"),
 
     // Adapters: one per outside world. Only these import the C modules.
-    .target(name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "CPocketSphinx", "CSenoneScorer"]),
+    .target(
+      name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "CPocketSphinx", "CSenoneScorer", "CSphinxLists"]),
     .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple", "CSndFile", "CSampleRate"]),
     .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
 

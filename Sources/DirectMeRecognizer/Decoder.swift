@@ -1,5 +1,6 @@
 import CPocketSphinx
 import CSenoneScorer
+import CSphinxLists
 import DirectMeCore
 import Foundation
 
@@ -67,6 +68,11 @@ final class Decoder {
       }
     }
   }
+
+  /// Blocks of list nodes DirectMe's pool (`CSphinxLists`) has handed to pocketsphinx so
+  /// far: 0 when sphinxbase's own list functions are in use (the program was linked
+  /// without exporting the pool's).
+  static var pooledListBlocks: Int { directme_sphinx_list_blocks() }
 
   var logmath: OpaquePointer { ps_get_logmath(handle) }
 

@@ -1,3 +1,4 @@
+import CPocketSphinx
 import DirectMeCore
 import DirectMeTestSupport
 import Foundation
@@ -48,6 +49,33 @@ struct SenoneScoresTests {
         if search == "commands" { #expect(reading == fromAudio) }
       }
     }
+  }
+
+  @Test("pocketsphinx's list nodes come from DirectMe's pool, and its lists behave as sphinxbase's")
+  func pooledLists() throws {
+    let decoder = try finalDecoder()
+    try decoder.select(search: "garbage")
+    _ = try decoder.decodeWhole(try spoken(["left"], tag: "lists")[0])
+    #expect(Decoder.pooledListBlocks > 0, "the FSG search's lists are built by the pool's glist_add_ptr")
+    // glist.c's contract, through sphinxbase's header: newest first, reversal, count, tail,
+    // a node freed from the middle, and its node used again.
+    let cells = UnsafeMutablePointer<Int>.allocate(capacity: 3)
+    defer { cells.deallocate() }
+    var list: glist_t? = nil
+    for index in 0..<3 { list = glist_add_ptr(list, cells + index) }
+    #expect(glist_count(list) == 3)
+    list = glist_reverse(list)
+    #expect(list?.pointee.data.ptr == UnsafeMutableRawPointer(cells))
+    #expect(glist_tail(list)?.pointee.data.ptr == UnsafeMutableRawPointer(cells + 2))
+    let middle = list?.pointee.next
+    let after = gnode_free(middle, list)
+    #expect(after?.pointee.data.ptr == UnsafeMutableRawPointer(cells + 2))
+    #expect(glist_count(list) == 2)
+    let again = glist_add_int32(nil, -7)
+    #expect(again == middle, "the node freed last is the next one handed out")
+    #expect(again?.pointee.data.i == -7)
+    glist_free(again)
+    glist_free(list)
   }
 
   @Test("DirectMe's scorer gives pocketsphinx's senone scores, frame for frame")
