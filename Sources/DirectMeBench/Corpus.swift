@@ -278,6 +278,27 @@ public struct CorpusBuilder {
   public static let syntheticOther = "synthetic speech, not commands"
   public static let syntheticCarriers = "synthetic speech, one carrier word"
 
+  public static let unheardCommands = "synthetic speech, unheard voices"
+  public static let unheardOther = "synthetic speech, unheard voices, not commands"
+
+  /// espeak-ng's variants no model is adapted on: the benchmark's voices the model has not heard.
+  public static let heldOutVariants = [
+    "Alex", "david", "john", "linda", "max", "paul", "robert", "steph", "m8", "klatt2", "edward", "aunty", "grandpa",
+    "Storm", "michel", "belinda", "benjamin", "shelby", "travis", "zac", "klatt4", "iven", "Mike", "adam",
+  ].map { "+" + $0 }
+
+  /// espeak-ng voices of variants no model is adapted on (`heldOutVariants`), each with an
+  /// accent, rate and pitch of its own: how the synthetic condition's figures carry over to
+  /// voices the model has not heard.
+  public static func unheardVoices() -> [Voice] {
+    let accents = ["en-us", "en-gb", "en-029", "en-gb-x-gbclan", "en-us-nyc", "en-gb-x-gbcwmd", "en-gb-scotland", "en-gb-x-rp"]
+    return heldOutVariants.enumerated().map { index, variant in
+      Voice(
+        engine: "espeak-ng", name: accents[index % accents.count] + variant, rate: [145, 155, 170, 180][index % 4],
+        pitch: [40, 45, 55, 60][(index / 4) % 4])
+    }
+  }
+
   /// Every voice saying a rotating share of the command and non-command phrases.
   public func synthetic() throws -> [BenchItem] {
     var items: [BenchItem] = []
@@ -296,6 +317,24 @@ public struct CorpusBuilder {
         items.append(
           BenchItem(
             id: "\(voice.label)/\(phrase)", condition: Self.syntheticOther, expected: [],
+            samples: try speak(phrase, voice: voice)))
+      }
+    }
+    // Voices not heard in adaptation: a third of the command phrases (carried or not) and a
+    // quarter of the other phrases each.
+    let phrases = Self.commandPhrases + Self.carrierPhrases
+    for (voiceIndex, voice) in Self.unheardVoices().enumerated() where Tools.which(voice.engine) != nil {
+      progress("synthesizing \(voice.label)")
+      for (index, phrase) in phrases.enumerated() where (index + voiceIndex) % 3 == 0 {
+        items.append(
+          BenchItem(
+            id: "\(voice.label)/\(phrase.0)", condition: Self.unheardCommands, expected: phrase.1,
+            samples: try speak(phrase.0, voice: voice)))
+      }
+      for (index, phrase) in Self.otherPhrases.enumerated() where (index + voiceIndex) % 4 == 0 {
+        items.append(
+          BenchItem(
+            id: "\(voice.label)/\(phrase)", condition: Self.unheardOther, expected: [],
             samples: try speak(phrase, voice: voice)))
       }
     }

@@ -28,7 +28,9 @@ struct AccuracyBench: ParsableCommand {
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
       bike, kitchen) and babble at 20, 10 and 5 dB SNR, the checking speakers' recordings in \
       reverberant rooms (sox reverb), sequences of 2-4 direction clips with \
-      200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), synthetic speech (flite and espeak-ng voices, carrier phrases), and \
+      200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
+      synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
+      variants no model was adapted on), and \
       silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
