@@ -111,7 +111,8 @@ let package = Package(
     .testTarget(name: "DirectMeAppTests", dependencies: ["DirectMeApp", "DirectMeCore"]),
     .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),
     .testTarget(
-      name: "DirectMeTrainingTests", dependencies: ["DirectMeTraining", "DirectMeRecognizer", "DirectMeTestSupport"]),
+      name: "DirectMeTrainingTests",
+      dependencies: ["DirectMeTraining", "DirectMeRecognizer", "DirectMeBench", "DirectMeTestSupport"]),
     .testTarget(name: "DirectMeDisplayTests", dependencies: ["DirectMeDisplay", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeEndToEndTests",

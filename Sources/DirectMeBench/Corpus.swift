@@ -291,7 +291,7 @@ public struct CorpusBuilder {
   /// accent, rate and pitch of its own: how the synthetic condition's figures carry over to
   /// voices the model has not heard.
   public static func unheardVoices() -> [Voice] {
-    let accents = ["en-us", "en-gb", "en-029", "en-gb-x-gbclan", "en-us-nyc", "en-gb-x-gbcwmd", "en-gb-scotland", "en-gb-x-rp"]
+    let accents = espeakAccents
     return heldOutVariants.enumerated().map { index, variant in
       Voice(
         engine: "espeak-ng", name: accents[index % accents.count] + variant, rate: [145, 155, 170, 180][index % 4],

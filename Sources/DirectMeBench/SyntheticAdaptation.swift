@@ -11,7 +11,7 @@ extension CorpusBuilder {
   public static func adaptationVoices(rounds: Int = 2) -> [Voice] {
     let benchmark = Set(syntheticVoices())
     var voices: [Voice] = []
-    let accents = ["en-us", "en-gb", "en-029", "en-gb-x-gbclan", "en-us-nyc", "en-gb-x-gbcwmd", "en-gb-scotland", "en-gb-x-rp"]
+    let accents = Self.espeakAccents
     let variants = ["", "+m1", "+m2", "+m3", "+m4", "+m5", "+m6", "+m7", "+f1", "+f2", "+f3", "+f4", "+f5", "+klatt", "+Andy", "+Annie"]
     let rates = [120, 145, 175, 200]
     let pitches = [30, 45, 58, 72]
@@ -32,23 +32,31 @@ extension CorpusBuilder {
           engine: "espeak-ng", name: accents[(index * 3) % accents.count] + variant, rate: rates[index % rates.count],
           pitch: pitches[(index / 4) % pitches.count]))
     }
-    // Festival's voices (when installed), made faster, slower, higher and lower by sox.
+    // Festival's voices (when installed), made faster, slower, higher and lower by sox, and
+    // flite's, six rates and pitches each: with three each they were a tenth of the voices
+    // once espeak-ng's other variants came in, and flite's sequences in `directme-bench live`
+    // lost 11 of 179 commands (left heard as up, down dropped); with six, none.
     for (voice, folder) in [
       ("kal_diphone", "/usr/share/festival/voices/english/kal_diphone"),
       ("ked_diphone", "/usr/share/festival/voices/english/ked_diphone"),
       ("cmu_us_slt_arctic_hts", "/usr/share/festival/voices/us/cmu_us_slt_arctic_hts"),
     ] where FileManager.default.fileExists(atPath: folder) {
-      for (rate, pitch) in [(110, -200), (150, 150), (130, 300)] {
+      for (rate, pitch) in [(110, -200), (150, 150), (130, 300), (120, 80), (140, -100), (100, 200)] {
         voices.append(Voice(engine: "text2wave", name: voice, rate: rate, pitch: pitch))
       }
     }
     for name in ["slt", "rms", "awb", "kal16", "kal"] {
-      for (rate, pitch) in [(110, 90), (150, 130), (130, 170)] {
+      for (rate, pitch) in [(110, 90), (150, 130), (130, 170), (120, 110), (140, 150), (100, 120)] {
         voices.append(Voice(engine: "flite", name: name, rate: rate, pitch: pitch))
       }
     }
     return voices
   }
+
+  /// espeak-ng's English accents, for the adaptation voices and the benchmark's unheard ones.
+  public static let espeakAccents = [
+    "en-us", "en-gb", "en-029", "en-gb-x-gbclan", "en-us-nyc", "en-gb-x-gbcwmd", "en-gb-scotland", "en-gb-x-rp",
+  ]
 
   /// espeak-ng's variants (its voices/!v) heard once each in adaptation, besides the sixteen
   /// heard in every round. Left out, for checking voices the model has not heard

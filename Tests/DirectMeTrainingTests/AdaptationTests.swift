@@ -1,4 +1,5 @@
 import DirectMeAudio
+import DirectMeBench
 import DirectMeCore
 import DirectMeRecognizer
 import DirectMeTestSupport
@@ -150,4 +151,14 @@ struct ShippedModelTests {
     #expect(score.accuracy >= 0.8, "\(score)")
     #expect(score.falseAlarmsPooled <= 0.12, "\(score)")
   }
+}
+
+@Test("the synthetic-voices model is adapted on no variant of the benchmark's unheard voices")
+func adaptationLeavesUnheardVariantsOut() {
+  let variant = { (voice: CorpusBuilder.Voice) in voice.name.split(separator: "+").dropFirst().first.map { "+" + $0 } }
+  let adapted = Set(CorpusBuilder.adaptationVoices(rounds: 4).filter { $0.engine == "espeak-ng" }.compactMap(variant))
+  let unheard = Set(CorpusBuilder.unheardVoices().compactMap(variant))
+  #expect(unheard.count == CorpusBuilder.heldOutVariants.count)
+  #expect(adapted.count >= 70, "the sixteen variants of every round and the others once each")
+  #expect(adapted.isDisjoint(with: unheard), "heard in adaptation: \(adapted.intersection(unheard).sorted())")
 }
