@@ -67,76 +67,33 @@ size_t directme_sphinx_list_blocks(void) {
 
 /* glist.c's functions. */
 
-static glist_t push(glist_t g, gnode_t *node) {
+/* A node holding `data`, put before `g`, or after `gn`. */
+static glist_t push(glist_t g, anytype_t data) {
+  gnode_t *node = new_node();
+  node->data = data;
   node->next = g;
   return node;
 }
 
-glist_t glist_add_ptr(glist_t g, void *ptr) {
+static gnode_t *insert_after(gnode_t *gn, anytype_t data) {
   gnode_t *node = new_node();
-  node->data.ptr = ptr;
-  return push(g, node);
-}
-
-glist_t glist_add_int32(glist_t g, int32_t val) {
-  gnode_t *node = new_node();
-  node->data.i = (long)val;
-  return push(g, node);
-}
-
-glist_t glist_add_uint32(glist_t g, uint32_t val) {
-  gnode_t *node = new_node();
-  node->data.ui = (unsigned long)val;
-  return push(g, node);
-}
-
-glist_t glist_add_float32(glist_t g, float val) {
-  gnode_t *node = new_node();
-  node->data.fl = (double)val;
-  return push(g, node);
-}
-
-glist_t glist_add_float64(glist_t g, double val) {
-  gnode_t *node = new_node();
-  node->data.fl = val;
-  return push(g, node);
-}
-
-static gnode_t *insert_after(gnode_t *gn, gnode_t *node) {
+  node->data = data;
   node->next = gn->next;
   gn->next = node;
   return node;
 }
 
-gnode_t *glist_insert_ptr(gnode_t *gn, void *ptr) {
-  gnode_t *node = new_node();
-  node->data.ptr = ptr;
-  return insert_after(gn, node);
-}
+glist_t glist_add_ptr(glist_t g, void *ptr) { return push(g, (anytype_t){.ptr = ptr}); }
+glist_t glist_add_int32(glist_t g, int32_t val) { return push(g, (anytype_t){.i = (long)val}); }
+glist_t glist_add_uint32(glist_t g, uint32_t val) { return push(g, (anytype_t){.ui = (unsigned long)val}); }
+glist_t glist_add_float32(glist_t g, float val) { return push(g, (anytype_t){.fl = (double)val}); }
+glist_t glist_add_float64(glist_t g, double val) { return push(g, (anytype_t){.fl = val}); }
 
-gnode_t *glist_insert_int32(gnode_t *gn, int32_t val) {
-  gnode_t *node = new_node();
-  node->data.i = (long)val;
-  return insert_after(gn, node);
-}
-
-gnode_t *glist_insert_uint32(gnode_t *gn, uint32_t val) {
-  gnode_t *node = new_node();
-  node->data.ui = (unsigned long)val;
-  return insert_after(gn, node);
-}
-
-gnode_t *glist_insert_float32(gnode_t *gn, float val) {
-  gnode_t *node = new_node();
-  node->data.fl = (double)val;
-  return insert_after(gn, node);
-}
-
-gnode_t *glist_insert_float64(gnode_t *gn, double val) {
-  gnode_t *node = new_node();
-  node->data.fl = val;
-  return insert_after(gn, node);
-}
+gnode_t *glist_insert_ptr(gnode_t *gn, void *ptr) { return insert_after(gn, (anytype_t){.ptr = ptr}); }
+gnode_t *glist_insert_int32(gnode_t *gn, int32_t val) { return insert_after(gn, (anytype_t){.i = (long)val}); }
+gnode_t *glist_insert_uint32(gnode_t *gn, uint32_t val) { return insert_after(gn, (anytype_t){.ui = (unsigned long)val}); }
+gnode_t *glist_insert_float32(gnode_t *gn, float val) { return insert_after(gn, (anytype_t){.fl = (double)val}); }
+gnode_t *glist_insert_float64(gnode_t *gn, double val) { return insert_after(gn, (anytype_t){.fl = val}); }
 
 glist_t glist_reverse(glist_t g) {
   gnode_t *reversed = NULL;

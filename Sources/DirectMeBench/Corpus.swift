@@ -301,42 +301,29 @@ public struct CorpusBuilder {
 
   /// Every voice saying a rotating share of the command and non-command phrases.
   public func synthetic() throws -> [BenchItem] {
+    /// Every `every`-th of `phrases`, counted from the `voiceIndex`-th voice's turn, said by `voice`.
+    func said(_ phrases: [(String, [Direction])], by voice: Voice, _ voiceIndex: Int, every: Int, as condition: String) throws
+      -> [BenchItem]
+    {
+      try phrases.enumerated().filter { index, _ in (index + voiceIndex) % every == 0 }.map { _, phrase in
+        BenchItem(
+          id: "\(voice.label)/\(phrase.0)", condition: condition, expected: phrase.1, samples: try speak(phrase.0, voice: voice))
+      }
+    }
+    let others = Self.otherPhrases.map { ($0, [Direction]()) }
     var items: [BenchItem] = []
-    let voices = Self.syntheticVoices().filter { Tools.which($0.engine) != nil }
-    for (voiceIndex, voice) in voices.enumerated() {
+    for (voiceIndex, voice) in Self.syntheticVoices().filter({ Tools.which($0.engine) != nil }).enumerated() {
       progress("synthesizing \(voice.label)")
-      for (phrases, condition) in [(Self.commandPhrases, Self.syntheticCommands), (Self.carrierPhrases, Self.syntheticCarriers)] {
-        for (index, phrase) in phrases.enumerated() where (index + voiceIndex) % 2 == 0 {
-          items.append(
-            BenchItem(
-              id: "\(voice.label)/\(phrase.0)", condition: condition, expected: phrase.1,
-              samples: try speak(phrase.0, voice: voice)))
-        }
-      }
-      for (index, phrase) in Self.otherPhrases.enumerated() where (index + voiceIndex) % 3 == 0 {
-        items.append(
-          BenchItem(
-            id: "\(voice.label)/\(phrase)", condition: Self.syntheticOther, expected: [],
-            samples: try speak(phrase, voice: voice)))
-      }
+      items += try said(Self.commandPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticCommands)
+      items += try said(Self.carrierPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticCarriers)
+      items += try said(others, by: voice, voiceIndex, every: 3, as: Self.syntheticOther)
     }
     // Voices not heard in adaptation: a third of the command phrases (carried or not) and a
     // quarter of the other phrases each.
-    let phrases = Self.commandPhrases + Self.carrierPhrases
     for (voiceIndex, voice) in Self.unheardVoices().enumerated() where Tools.which(voice.engine) != nil {
       progress("synthesizing \(voice.label)")
-      for (index, phrase) in phrases.enumerated() where (index + voiceIndex) % 3 == 0 {
-        items.append(
-          BenchItem(
-            id: "\(voice.label)/\(phrase.0)", condition: Self.unheardCommands, expected: phrase.1,
-            samples: try speak(phrase.0, voice: voice)))
-      }
-      for (index, phrase) in Self.otherPhrases.enumerated() where (index + voiceIndex) % 4 == 0 {
-        items.append(
-          BenchItem(
-            id: "\(voice.label)/\(phrase)", condition: Self.unheardOther, expected: [],
-            samples: try speak(phrase, voice: voice)))
-      }
+      items += try said(Self.commandPhrases + Self.carrierPhrases, by: voice, voiceIndex, every: 3, as: Self.unheardCommands)
+      items += try said(others, by: voice, voiceIndex, every: 4, as: Self.unheardOther)
     }
     return items
   }
