@@ -175,6 +175,34 @@ public struct CorpusBuilder {
     return result
   }
 
+  // MARK: Other voices
+
+  public static let higherVoices = "higher voices (checking speakers, +300 cents)"
+  public static let lowerVoices = "lower voices (checking speakers, -300 cents)"
+
+  /// Each item in a higher or a lower voice, in turn: sox's `pitch` moves pitch and formants
+  /// together by 300 cents (about 19%) and keeps the tempo, as a shorter vocal tract (a child,
+  /// a high voice) or a longer one than most of the training set's speakers would say it.
+  /// (A different shift from the resampling `directme adapt --voice-shift-every` learns from.)
+  /// Commands and other words alike.
+  public func voiceShifted(_ items: [BenchItem]) throws -> [BenchItem] {
+    let shifts = [(300, Self.higherVoices), (-300, Self.lowerVoices)]
+    return try items.enumerated().map { index, item in
+      let (cents, condition) = shifts[index % shifts.count]
+      let key = String(StableHash.of("\(cents)|\(item.id)"), radix: 16)
+      let file = cache.appendingPathComponent("voice-\(key).wav")
+      if !FileManager.default.fileExists(atPath: file.path) {
+        let original = cache.appendingPathComponent("voice-\(key).original.wav")
+        try Tools.write(item.samples, to: original.path)
+        defer { try? FileManager.default.removeItem(at: original) }
+        try Tools.run(["sox", "-R", original.path, file.path, "pitch", String(cents)])
+      }
+      return BenchItem(
+        id: "\(cents > 0 ? "higher" : "lower")/\(item.id)", condition: condition, expected: item.expected,
+        samples: try Tools.samples(file.path), speaker: item.speaker)
+    }
+  }
+
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined

@@ -57,6 +57,9 @@ public struct AdaptationOptions: Sendable {
   /// A reverberant copy (a synthetic room, see `Signal.reverberatedInSomeRoom`) of every this many-th
   /// recording (0: none).
   public var reverbEvery: Int = 0
+  /// A copy in a shifted voice (`ModelAdapter.shiftedVoice`: faster and higher, or slower and
+  /// lower, as a shorter or longer vocal tract says it) of every this many-th recording (0: none).
+  public var voiceShiftEvery: Int = 0
   /// Parallel jobs for feature extraction and statistics.
   public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// Seeds the choice of noise and SNR, so a rebuild gives the same model.
@@ -79,6 +82,8 @@ public struct AdaptationSummary: Sendable, Codable {
   public var noisyCopies: Int
   /// Reverberant copies made (absent in models made before they were).
   public var reverberantCopies: Int?
+  /// Copies in a shifted voice made (absent in models made before they were).
+  public var shiftedVoiceCopies: Int?
   public var seconds: Double
   public var baseModel: String
   public var noise: String?

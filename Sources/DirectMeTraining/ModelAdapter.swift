@@ -77,6 +77,9 @@ public struct ModelAdapter: Sendable {
     // Rooms draw from their own stream, so the noisy copies stay as they were without them.
     var rooms = Signal.Random(seed: options.seed &+ 101)
     var reverberantCopies = 0
+    // So do the shifted voices.
+    var voices = Signal.Random(seed: options.seed &+ 202)
+    var shiftedVoiceCopies = 0
     var utterances: [(id: String, words: [String])] = []
     var seconds = 0.0
     for (index, item) in items.enumerated() {
@@ -107,6 +110,13 @@ public struct ModelAdapter: Sendable {
         try AudioFileWriter.write(samples: reverberant, to: audioFolder.appendingPathComponent(roomID + ".wav").path)
         utterances.append((roomID, item.words))
         reverberantCopies += 1
+      }
+      if options.voiceShiftEvery > 0 && index % options.voiceShiftEvery == 0 {
+        let shifted = Self.shiftedVoice(samples, random: &voices)
+        let shiftedID = id + "v"
+        try AudioFileWriter.write(samples: shifted, to: audioFolder.appendingPathComponent(shiftedID + ".wav").path)
+        utterances.append((shiftedID, item.words))
+        shiftedVoiceCopies += 1
       }
       progress(AdaptationProgress(stage: "reading recordings", done: index + 1, total: items.count))
     }
@@ -217,7 +227,8 @@ public struct ModelAdapter: Sendable {
     }
     let summary = AdaptationSummary(
       method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
-      reverberantCopies: options.reverbEvery > 0 ? reverberantCopies : nil, seconds: seconds, baseModel: base, noise: options.noiseFolder,
+      reverberantCopies: options.reverbEvery > 0 ? reverberantCopies : nil,
+      shiftedVoiceCopies: options.voiceShiftEvery > 0 ? shiftedVoiceCopies : nil, seconds: seconds, baseModel: base, noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -268,6 +279,21 @@ public struct ModelAdapter: Sendable {
     }
     if let error = failures.first { throw error }
     counter.finish()
+  }
+
+  /// How much faster or slower `shiftedVoice` plays a recording: every frequency (pitch and
+  /// formants) and the tempo move together, as a shorter vocal tract (a child, a high voice)
+  /// or a longer one shifts them.
+  public static let voiceShifts = [0.88...0.94, 1.06...1.14]
+
+  /// `samples` played faster and higher or slower and lower (a factor drawn from `voiceShifts`),
+  /// at 16 kHz.
+  public static func shiftedVoice(_ samples: [Int16], random: inout Signal.Random) -> [Int16] {
+    let range = voiceShifts[Int.random(in: 0..<voiceShifts.count, using: &random)]
+    let factor = Double.random(in: range, using: &random)
+    let resampler = Resampler(from: Int((16_000 * factor).rounded()), to: 16_000)
+    let output = resampler.process(samples.map { Float($0) / 32_768 }) + resampler.finish()
+    return output.map { Int16(clamping: Int(($0 * 32_768).rounded())) }
   }
 
   /// The noise recordings in a folder (audio files of any format), at 16 kHz.

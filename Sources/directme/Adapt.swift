@@ -46,6 +46,12 @@ struct Adapt: ParsableCommand {
       valueName: "N"))
   var reverbEvery: Int = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "Also adapt on a copy of every N-th recording in a shifted voice (played 6-12% slower and lower or faster and higher, as a longer or shorter vocal tract says it); 0: none.",
+      valueName: "N"))
+  var voiceShiftEvery: Int = 0
+
   @Option(help: "Parallel jobs.")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -62,6 +68,7 @@ struct Adapt: ParsableCommand {
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
     guard reverbEvery >= 0 else { throw ValidationError("--reverb-every must be 0 or more") }
+    guard voiceShiftEvery >= 0 else { throw ValidationError("--voice-shift-every must be 0 or more") }
   }
 
   func run() throws {
@@ -72,6 +79,7 @@ struct Adapt: ParsableCommand {
       options.noiseFolder = noise
       options.snr = snr.range
       options.reverbEvery = reverbEvery
+      options.voiceShiftEvery = voiceShiftEvery
       options.jobs = jobs
       try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }

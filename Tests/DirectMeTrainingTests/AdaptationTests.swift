@@ -162,3 +162,23 @@ func adaptationLeavesUnheardVariantsOut() {
   #expect(adapted.count >= 70, "the sixteen variants of every round and the others once each")
   #expect(adapted.isDisjoint(with: unheard), "heard in adaptation: \(adapted.intersection(unheard).sorted())")
 }
+
+@Test("a shifted voice plays faster and higher or slower and lower, by a factor of the ranges drawn from")
+func shiftedVoiceMovesEveryFrequencyTogether() {
+  // One second of a 200 Hz tone: the copy's length and its tone's frequency move by one factor.
+  let tone = (0..<16_000).map { Int16(8_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+  var random = Signal.Random(seed: 3)
+  var directions: Set<Bool> = []
+  for _ in 0..<8 {
+    let shifted = ModelAdapter.shiftedVoice(tone, random: &random)
+    let factor = Double(tone.count) / Double(shifted.count)
+    #expect(ModelAdapter.voiceShifts.contains { $0.contains(factor) || abs($0.lowerBound - factor) < 0.005 || abs($0.upperBound - factor) < 0.005 }, "factor \(factor)")
+    // Upward zero crossings over the middle of the copy (away from the resampler's edges).
+    let middle = shifted[shifted.count / 10..<shifted.count * 9 / 10]
+    let crossings = zip(middle, middle.dropFirst()).filter { $0.0 < 0 && $0.1 >= 0 }.count
+    let frequency = Double(crossings) / (Double(middle.count) / 16_000)
+    #expect(abs(frequency - 200 * factor) < 4, "tone at \(frequency) Hz for factor \(factor)")
+    directions.insert(factor > 1)
+  }
+  #expect(directions.count == 2, "both higher and lower voices are drawn")
+}
