@@ -203,6 +203,29 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let narrowband = "narrowband microphone (checking speakers, 8 kHz)"
+
+  /// Every other item as a narrowband microphone gives it (a Bluetooth headset's 8 kHz
+  /// link, a telephone): sox down to 8 kHz and back, nothing above 4 kHz. Commands and other
+  /// words alike.
+  public func narrowband(_ items: [BenchItem]) throws -> [BenchItem] {
+    try items.enumerated().filter { $0.offset % 2 == 0 }.map { _, item in
+      let key = String(StableHash.of("8k|\(item.id)"), radix: 16)
+      let file = cache.appendingPathComponent("narrow-\(key).wav")
+      if !FileManager.default.fileExists(atPath: file.path) {
+        let original = cache.appendingPathComponent("narrow-\(key).original.wav")
+        try Tools.write(item.samples, to: original.path)
+        defer { try? FileManager.default.removeItem(at: original) }
+        try Tools.run(["sox", "-R", original.path, "-r", "8000", file.path + ".8k.wav"])
+        defer { try? FileManager.default.removeItem(atPath: file.path + ".8k.wav") }
+        try Tools.run(["sox", "-R", file.path + ".8k.wav", "-r", "16000", file.path])
+      }
+      return BenchItem(
+        id: "8 kHz/\(item.id)", condition: Self.narrowband, expected: item.expected, samples: try Tools.samples(file.path),
+        speaker: item.speaker)
+    }
+  }
+
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined
