@@ -146,6 +146,21 @@ public struct CorpusBuilder {
     return result.sorted { $0.condition < $1.condition }
   }
 
+  /// `samples` as `make` turns them (from an input file into an output file, by sox), kept
+  /// in the cache as `name`.wav: made once, read from there on later runs.
+  func processed(_ samples: [Int16], cachedAs name: String, _ make: (_ input: String, _ output: String) throws -> Void) throws
+    -> [Int16]
+  {
+    let file = cache.appendingPathComponent(name + ".wav")
+    if !FileManager.default.fileExists(atPath: file.path) {
+      let input = cache.appendingPathComponent(name + ".input.wav")
+      try Tools.write(samples, to: input.path)
+      defer { try? FileManager.default.removeItem(at: input) }
+      try make(input.path, file.path)
+    }
+    return try Tools.samples(file.path)
+  }
+
   // MARK: Rooms
 
   public static let reverberant = "reverberant room (checking speakers)"
@@ -160,17 +175,13 @@ public struct CorpusBuilder {
     for (index, item) in items.enumerated() {
       let (effect, tail) = rooms[index % rooms.count]
       let key = String(StableHash.of("\(index % rooms.count)|\(item.id)"), radix: 16)
-      let file = cache.appendingPathComponent("room-\(key).wav")
-      if !FileManager.default.fileExists(atPath: file.path) {
-        let dry = cache.appendingPathComponent("room-\(key).dry.wav")
-        try Tools.write(item.samples, to: dry.path)
-        defer { try? FileManager.default.removeItem(at: dry) }
-        try Tools.run(["sox", "-R", dry.path, file.path] + effect + ["pad", "0", tail])
+      let samples = try processed(item.samples, cachedAs: "room-\(key)") { dry, wet in
+        try Tools.run(["sox", "-R", dry, wet] + effect + ["pad", "0", tail])
       }
       result.append(
         BenchItem(
           id: "room \(index % rooms.count + 1)/\(item.id)", condition: Self.reverberant, expected: item.expected,
-          samples: try Tools.samples(file.path)))
+          samples: samples))
     }
     return result
   }
@@ -190,16 +201,12 @@ public struct CorpusBuilder {
     return try items.enumerated().map { index, item in
       let (cents, condition) = shifts[index % shifts.count]
       let key = String(StableHash.of("\(cents)|\(item.id)"), radix: 16)
-      let file = cache.appendingPathComponent("voice-\(key).wav")
-      if !FileManager.default.fileExists(atPath: file.path) {
-        let original = cache.appendingPathComponent("voice-\(key).original.wav")
-        try Tools.write(item.samples, to: original.path)
-        defer { try? FileManager.default.removeItem(at: original) }
-        try Tools.run(["sox", "-R", original.path, file.path, "pitch", String(cents)])
+      let samples = try processed(item.samples, cachedAs: "voice-\(key)") { original, shifted in
+        try Tools.run(["sox", "-R", original, shifted, "pitch", String(cents)])
       }
       return BenchItem(
-        id: "\(cents > 0 ? "higher" : "lower")/\(item.id)", condition: condition, expected: item.expected,
-        samples: try Tools.samples(file.path), speaker: item.speaker)
+        id: "\(cents > 0 ? "higher" : "lower")/\(item.id)", condition: condition, expected: item.expected, samples: samples,
+        speaker: item.speaker)
     }
   }
 
@@ -211,18 +218,12 @@ public struct CorpusBuilder {
   public func narrowband(_ items: [BenchItem]) throws -> [BenchItem] {
     try items.enumerated().filter { $0.offset % 2 == 0 }.map { _, item in
       let key = String(StableHash.of("8k|\(item.id)"), radix: 16)
-      let file = cache.appendingPathComponent("narrow-\(key).wav")
-      if !FileManager.default.fileExists(atPath: file.path) {
-        let original = cache.appendingPathComponent("narrow-\(key).original.wav")
-        try Tools.write(item.samples, to: original.path)
-        defer { try? FileManager.default.removeItem(at: original) }
-        try Tools.run(["sox", "-R", original.path, "-r", "8000", file.path + ".8k.wav"])
-        defer { try? FileManager.default.removeItem(atPath: file.path + ".8k.wav") }
-        try Tools.run(["sox", "-R", file.path + ".8k.wav", "-r", "16000", file.path])
+      let samples = try processed(item.samples, cachedAs: "narrow-\(key)") { original, narrow in
+        try Tools.run(["sox", "-R", original, "-r", "8000", narrow + ".8k.wav"])
+        defer { try? FileManager.default.removeItem(atPath: narrow + ".8k.wav") }
+        try Tools.run(["sox", "-R", narrow + ".8k.wav", "-r", "16000", narrow])
       }
-      return BenchItem(
-        id: "8 kHz/\(item.id)", condition: Self.narrowband, expected: item.expected, samples: try Tools.samples(file.path),
-        speaker: item.speaker)
+      return BenchItem(id: "8 kHz/\(item.id)", condition: Self.narrowband, expected: item.expected, samples: samples, speaker: item.speaker)
     }
   }
 
