@@ -28,6 +28,12 @@ public final class Resampler {
 
   public var isIdentity: Bool { inputRate == outputRate }
 
+  /// `samples` at `inputRate` converted to `outputRate` in one go.
+  public static func resample(_ samples: [Float], from inputRate: Int, to outputRate: Int) -> [Float] {
+    let resampler = Resampler(from: inputRate, to: outputRate)
+    return resampler.process(samples) + resampler.finish()
+  }
+
   /// Feeds input samples; returns the output samples they complete.
   public func process(_ input: [Float]) -> [Float] {
     guard let state else { return input }

@@ -291,9 +291,8 @@ public struct ModelAdapter: Sendable {
   public static func shiftedVoice(_ samples: [Int16], random: inout Signal.Random) -> [Int16] {
     let range = voiceShifts[Int.random(in: 0..<voiceShifts.count, using: &random)]
     let factor = Double.random(in: range, using: &random)
-    let resampler = Resampler(from: Int((16_000 * factor).rounded()), to: 16_000)
-    let output = resampler.process(samples.map { Float($0) / 32_768 }) + resampler.finish()
-    return output.map { Int16(clamping: Int(($0 * 32_768).rounded())) }
+    return Resampler.resample(samples.map { Float($0) }, from: Int((16_000 * factor).rounded()), to: 16_000)
+      .map { Int16(clamping: Int($0.rounded())) }
   }
 
   /// The noise recordings in a folder (audio files of any format), at 16 kHz.
