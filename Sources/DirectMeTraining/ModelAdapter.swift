@@ -76,12 +76,15 @@ public struct ModelAdapter: Sendable {
     var random = Signal.Random(seed: options.seed)
     // Rooms draw from their own stream, so the noisy copies stay as they were without them.
     var rooms = Signal.Random(seed: options.seed &+ 101)
-    var reverberantCopies = 0
     // So do the shifted voices.
     var voices = Signal.Random(seed: options.seed &+ 202)
-    var shiftedVoiceCopies = 0
     var utterances: [(id: String, words: [String])] = []
     var seconds = 0.0
+    /// Writes one recording (or a copy of one) and adds it to what is adapted on.
+    func add(_ samples: [Int16], as id: String, saying words: [String]) throws {
+      try AudioFileWriter.write(samples: samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
+      utterances.append((id, words))
+    }
     for (index, item) in items.enumerated() {
       let samples: [Int16]
       do {
@@ -92,31 +95,20 @@ public struct ModelAdapter: Sendable {
       guard !samples.isEmpty else { throw ToolError("\(item.audio): no audio in the recording") }
       seconds += Double(samples.count) / 16_000
       let id = String(format: "u%06d", index)
-      try AudioFileWriter.write(samples: samples, to: audioFolder.appendingPathComponent(id + ".wav").path)
-      utterances.append((id, item.words))
+      try add(samples, as: id, saying: item.words)
       if !noises.isEmpty {
         for copy in 0..<options.noisyCopies {
           let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
           let snr = Double.random(in: options.snr, using: &random)
           let mixed = Signal.mix(samples, noise: noise, snr: snr, offset: Int.random(in: 0..<noise.count, using: &random))
-          let noisyID = id + "n\(copy)"
-          try AudioFileWriter.write(samples: mixed, to: audioFolder.appendingPathComponent(noisyID + ".wav").path)
-          utterances.append((noisyID, item.words))
+          try add(mixed, as: id + "n\(copy)", saying: item.words)
         }
       }
       if options.reverbEvery > 0 && index % options.reverbEvery == 0 {
-        let reverberant = Signal.reverberatedInSomeRoom(samples, random: &rooms).samples
-        let roomID = id + "r"
-        try AudioFileWriter.write(samples: reverberant, to: audioFolder.appendingPathComponent(roomID + ".wav").path)
-        utterances.append((roomID, item.words))
-        reverberantCopies += 1
+        try add(Signal.reverberatedInSomeRoom(samples, random: &rooms).samples, as: id + "r", saying: item.words)
       }
       if options.voiceShiftEvery > 0 && index % options.voiceShiftEvery == 0 {
-        let shifted = Self.shiftedVoice(samples, random: &voices)
-        let shiftedID = id + "v"
-        try AudioFileWriter.write(samples: shifted, to: audioFolder.appendingPathComponent(shiftedID + ".wav").path)
-        utterances.append((shiftedID, item.words))
-        shiftedVoiceCopies += 1
+        try add(Self.shiftedVoice(samples, random: &voices), as: id + "v", saying: item.words)
       }
       progress(AdaptationProgress(stage: "reading recordings", done: index + 1, total: items.count))
     }
@@ -227,8 +219,9 @@ public struct ModelAdapter: Sendable {
     }
     let summary = AdaptationSummary(
       method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
-      reverberantCopies: options.reverbEvery > 0 ? reverberantCopies : nil,
-      shiftedVoiceCopies: options.voiceShiftEvery > 0 ? shiftedVoiceCopies : nil, seconds: seconds, baseModel: base, noise: options.noiseFolder,
+      reverberantCopies: Self.copies(of: items.count, every: options.reverbEvery),
+      shiftedVoiceCopies: Self.copies(of: items.count, every: options.voiceShiftEvery), seconds: seconds, baseModel: base,
+      noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -279,6 +272,12 @@ public struct ModelAdapter: Sendable {
     }
     if let error = failures.first { throw error }
     counter.finish()
+  }
+
+  /// How many of `count` recordings get a copy when every `every`-th does (the first among them;
+  /// nil when none do).
+  static func copies(of count: Int, every: Int) -> Int? {
+    every > 0 ? (count + every - 1) / every : nil
   }
 
   /// How much faster or slower `shiftedVoice` plays a recording: every frequency (pitch and
