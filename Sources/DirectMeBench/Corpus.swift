@@ -227,6 +227,23 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let overdriven = "overdriven microphone (checking speakers, clipped)"
+
+  /// The other half of the items (those `narrowband` leaves) as an overdriven microphone
+  /// gives them: sox `gain -n 6` sets each one's peak 6 dB above full scale, so its loudest
+  /// stretches are clipped flat (a gain set too high, a shout close to the microphone).
+  /// Commands and other words alike.
+  public func overdriven(_ items: [BenchItem]) throws -> [BenchItem] {
+    try items.enumerated().filter { $0.offset % 2 == 1 }.map { _, item in
+      let key = String(StableHash.of("clip6|\(item.id)"), radix: 16)
+      let samples = try processed(item.samples, cachedAs: "clip-\(key)") { original, clipped in
+        try Tools.run(["sox", "-R", original, clipped, "gain", "-n", "6"])
+      }
+      return BenchItem(
+        id: "clipped/\(item.id)", condition: Self.overdriven, expected: item.expected, samples: samples, speaker: item.speaker)
+    }
+  }
+
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined

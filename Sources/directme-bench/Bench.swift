@@ -27,8 +27,8 @@ struct AccuracyBench: ParsableCommand {
       Conditions: the training set's checking speakers (held out of adaptation and tuning), the \
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
       bike, kitchen) and babble at 20, 10 and 5 dB SNR, the checking speakers' recordings in \
-      reverberant rooms (sox reverb), in higher and lower voices (sox pitch, +-300 cents) and through a narrowband (8 kHz) \
-      microphone, sequences of 2-4 direction clips with \
+      reverberant rooms (sox reverb), in higher and lower voices (sox pitch, +-300 cents), through a narrowband (8 kHz) \
+      microphone and an overdriven one (clipped: sox gain -n 6), sequences of 2-4 direction clips with \
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
       variants no model was adapted on), and \
@@ -169,7 +169,7 @@ struct AccuracyBench: ParsableCommand {
       }
       if includes(.train) { items += trainItems }
       if includes(.reverb) { items += try builder.reverberated(trainItems) }
-      if includes(.voices) { items += try builder.voiceShifted(trainItems) + builder.narrowband(trainItems) }
+      if includes(.voices) { items += try builder.voiceShifted(trainItems) + builder.narrowband(trainItems) + builder.overdriven(trainItems) }
       realCommands += trainItems.filter { !$0.expected.isEmpty }
     } else if includes(.train) {
       warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")
