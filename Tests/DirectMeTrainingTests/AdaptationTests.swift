@@ -211,3 +211,26 @@ func shiftedVoiceMovesEveryFrequencyTogether() {
   }
   #expect(directions.count == 2, "both higher and lower voices are drawn")
 }
+
+@Test(
+  "the bench's overdriven microphone clips the loud half of each other clip flat at full scale",
+  .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
+func overdrivenClipsAreClipped() throws {
+  // A 200 Hz tone at a tenth of full scale, rising to half of it: with its peak 6 dB over
+  // full scale, the loud half sits at the rail for runs of samples, the quiet start does not.
+  let tone = (0..<16_000).map { index in
+    let level = index < 8_000 ? 3_000.0 : 16_000.0
+    return Int16(level * sin(2 * Double.pi * 200 * Double(index) / 16_000))
+  }
+  let items = (0..<4).map { BenchItem(id: "tone \($0)", condition: "test", expected: [.up], samples: tone, speaker: "s") }
+  let builder = CorpusBuilder(cache: try TestSupport.temporaryFolder("overdriven"))
+  let clipped = try builder.overdriven(items)
+  #expect(clipped.map(\.id) == ["clipped/tone 1", "clipped/tone 3"], "every other item: the half narrowband leaves")
+  for item in clipped {
+    #expect(item.condition == CorpusBuilder.overdriven && item.expected == [.up] && item.speaker == "s")
+    #expect(item.samples.count == tone.count)
+    let railed = { (part: ArraySlice<Int16>) in part.count { $0 >= 32_760 || $0 <= -32_760 } }
+    #expect(railed(item.samples[8_000...]) > 2_000, "the loud half is clipped flat")
+    #expect(railed(item.samples[..<8_000]) == 0, "the quiet half is louder but not clipped")
+  }
+}
