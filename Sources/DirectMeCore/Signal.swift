@@ -65,6 +65,24 @@ public enum Signal {
     }
   }
 
+  /// `samples` through an overdriven microphone: made louder until their peak stands
+  /// `overdrive` dB above full scale, every sample past it clipped flat (a gain set too high,
+  /// a shout close to the microphone).
+  public static func overdriven(_ samples: [Int16], by overdrive: Double) -> [Int16] {
+    let peak = samples.reduce(0) { max($0, abs(Int($1))) }
+    guard peak > 0 else { return samples }
+    let gain = pow(10, overdrive / 20) * 32767 / Double(peak)
+    return samples.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+  }
+
+  /// How far (dB) `overdrivenSomehow` drives a recording past full scale.
+  public static let overdrives = 3.0...12.0
+
+  /// `samples` overdriven by an amount drawn from `overdrives`.
+  public static func overdrivenSomehow(_ samples: [Int16], random: inout Random) -> [Int16] {
+    overdriven(samples, by: Double.random(in: overdrives, using: &random))
+  }
+
   /// The factor that brings `samples`' power to `level` dBFS (0 for digital silence).
   public static func gain(_ samples: [Int16], toLevel level: Double) -> Double {
     let power = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))

@@ -60,6 +60,9 @@ public struct AdaptationOptions: Sendable {
   /// A copy in a shifted voice (`ModelAdapter.shiftedVoice`: faster and higher, or slower and
   /// lower, as a shorter or longer vocal tract says it) of every this many-th recording (0: none).
   public var voiceShiftEvery: Int = 0
+  /// A copy through an overdriven microphone (`Signal.overdrivenSomehow`: its peak 3-12 dB past
+  /// full scale, clipped flat) of every this many-th recording (0: none).
+  public var clipEvery: Int = 0
   /// Parallel jobs for feature extraction and statistics.
   public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// Seeds the choice of noise and SNR, so a rebuild gives the same model.
@@ -84,6 +87,8 @@ public struct AdaptationSummary: Sendable, Codable {
   public var reverberantCopies: Int?
   /// Copies in a shifted voice made (absent in models made before they were).
   public var shiftedVoiceCopies: Int?
+  /// Clipped (overdriven) copies made (absent in models made before they were).
+  public var clippedCopies: Int?
   public var seconds: Double
   public var baseModel: String
   public var noise: String?

@@ -78,6 +78,8 @@ public struct ModelAdapter: Sendable {
     var rooms = Signal.Random(seed: options.seed &+ 101)
     // So do the shifted voices.
     var voices = Signal.Random(seed: options.seed &+ 202)
+    // And the overdriven copies.
+    var overdrives = Signal.Random(seed: options.seed &+ 303)
     var utterances: [(id: String, words: [String])] = []
     var seconds = 0.0
     /// Writes one recording (or a copy of one) and adds it to what is adapted on.
@@ -109,6 +111,9 @@ public struct ModelAdapter: Sendable {
       }
       if options.voiceShiftEvery > 0 && index % options.voiceShiftEvery == 0 {
         try add(Self.shiftedVoice(samples, random: &voices), as: id + "v", saying: item.words)
+      }
+      if options.clipEvery > 0 && index % options.clipEvery == 0 {
+        try add(Signal.overdrivenSomehow(samples, random: &overdrives), as: id + "c", saying: item.words)
       }
       progress(AdaptationProgress(stage: "reading recordings", done: index + 1, total: items.count))
     }
@@ -220,7 +225,8 @@ public struct ModelAdapter: Sendable {
     let summary = AdaptationSummary(
       method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
       reverberantCopies: Self.copies(of: items.count, every: options.reverbEvery),
-      shiftedVoiceCopies: Self.copies(of: items.count, every: options.voiceShiftEvery), seconds: seconds, baseModel: base,
+      shiftedVoiceCopies: Self.copies(of: items.count, every: options.voiceShiftEvery),
+      clippedCopies: Self.copies(of: items.count, every: options.clipEvery), seconds: seconds, baseModel: base,
       noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()

@@ -52,6 +52,12 @@ struct Adapt: ParsableCommand {
       valueName: "N"))
   var voiceShiftEvery: Int = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "Also adapt on a copy of every N-th recording through an overdriven microphone (its peak driven 3-12 dB past full scale, clipped flat); 0: none.",
+      valueName: "N"))
+  var clipEvery: Int = 0
+
   @Option(help: "Parallel jobs.")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -69,6 +75,7 @@ struct Adapt: ParsableCommand {
     guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
     guard reverbEvery >= 0 else { throw ValidationError("--reverb-every must be 0 or more") }
     guard voiceShiftEvery >= 0 else { throw ValidationError("--voice-shift-every must be 0 or more") }
+    guard clipEvery >= 0 else { throw ValidationError("--clip-every must be 0 or more") }
   }
 
   func run() throws {
@@ -80,6 +87,7 @@ struct Adapt: ParsableCommand {
       options.snr = snr.range
       options.reverbEvery = reverbEvery
       options.voiceShiftEvery = voiceShiftEvery
+      options.clipEvery = clipEvery
       options.jobs = jobs
       try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }

@@ -56,3 +56,29 @@ struct ReverberationTests {
     #expect(Signal.reverberated(dry, rt60: 0, directToReverberant: 0, random: &random) == dry)
   }
 }
+
+@Test("an overdriven microphone clips the peaks flat at full scale and makes the rest louder by one gain")
+func overdrivenClipsPeaksOnly() {
+  // A 200 Hz tone at 4,000 that swells to 16,000: 6 dB of overdrive sets the gain to about 4.1.
+  let tone = (0..<16_000).map { index in
+    Int16((index < 8_000 ? 4_000.0 : 16_000.0) * sin(2 * Double.pi * 200 * Double(index) / 16_000))
+  }
+  let loud = Signal.overdriven(tone, by: 6)
+  let gain = pow(10, 6.0 / 20) * 32767 / 16_000
+  #expect(loud.count == tone.count)
+  // The quiet part: louder by the gain, nowhere near the rail.
+  for index in stride(from: 0, to: 8_000, by: 37) {
+    #expect(abs(Double(loud[index]) - Double(tone[index]) * gain) <= 1)
+  }
+  // The loud part: flat at full scale wherever the gain would carry it past.
+  let railed = loud[8_000...].count { $0 == Int16.max || $0 == Int16.min }
+  let past = tone[8_000...].count { abs(Double($0) * gain) >= 32_767.5 }
+  #expect(railed >= past && past > 3_000)
+  #expect(Signal.overdriven([Int16](repeating: 0, count: 100), by: 6) == [Int16](repeating: 0, count: 100))
+  // Drawn amounts stay in the range: the peak always ends on the rail.
+  var random = Signal.Random(seed: 5)
+  for _ in 0..<5 {
+    let copy = Signal.overdrivenSomehow(tone, random: &random)
+    #expect(copy.contains(Int16.max) && copy[..<8_000].allSatisfy { abs(Int($0)) < 32_767 })
+  }
+}
