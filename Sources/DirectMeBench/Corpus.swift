@@ -244,6 +244,22 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let offset = "microphone with a DC offset (checking speakers)"
+
+  /// The half of the items `narrowband` takes, as a sound card with a DC offset gives them:
+  /// sox `vol 0.8 dcshift 0.1`, a tenth of full scale added to every sample (the level
+  /// lowered first, so that nothing clips). Commands and other words alike.
+  public func offset(_ items: [BenchItem]) throws -> [BenchItem] {
+    try items.enumerated().filter { $0.offset % 2 == 0 }.map { _, item in
+      let key = String(StableHash.of("dc10|\(item.id)"), radix: 16)
+      let samples = try processed(item.samples, cachedAs: "dc-\(key)") { original, shifted in
+        try Tools.run(["sox", "-R", original, shifted, "vol", "0.8", "dcshift", "0.1"])
+      }
+      return BenchItem(
+        id: "dc offset/\(item.id)", condition: Self.offset, expected: item.expected, samples: samples, speaker: item.speaker)
+    }
+  }
+
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined

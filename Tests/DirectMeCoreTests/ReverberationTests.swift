@@ -82,3 +82,23 @@ func overdrivenClipsPeaksOnly() {
     #expect(copy.contains(Int16.max) && copy[..<8_000].allSatisfy { abs(Int($0)) < 32_767 })
   }
 }
+
+@Test("the DC blocker takes a constant offset out and leaves a voice's band as it was")
+func dcBlockerRemovesOffsetOnly() {
+  // A 150 Hz tone at 8,000 on an offset of 3,000, fed in chunks of 160 as a stream is.
+  let tone = (0..<16_000).map { 8_000 * sin(2 * Double.pi * 150 * Double($0) / 16_000) }
+  let input = tone.map { Int16(($0 + 3_000).rounded()) }
+  var blocker = DCBlocker()
+  var output: [Int16] = []
+  for start in stride(from: 0, to: input.count, by: 160) {
+    output += blocker.filter(Array(input[start..<min(input.count, start + 160)]))
+  }
+  let settled = output[4_000...]  // after a quarter of a second
+  let mean = settled.reduce(0.0) { $0 + Double($1) } / Double(settled.count)
+  #expect(abs(mean) < 30, "offset left: \(mean)")
+  let rms = (settled.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(settled.count)).squareRoot()
+  #expect(abs(20 * log10(rms / (8_000 / 2.0.squareRoot()))) < 0.1, "the tone's level moved: \(rms)")
+  // An offset alone gives silence from the first sample on.
+  var fresh = DCBlocker()
+  #expect(fresh.filter([Int16](repeating: 3_000, count: 320)) == [Int16](repeating: 0, count: 320))
+}
