@@ -210,20 +210,32 @@ public struct CorpusBuilder {
     }
   }
 
+  /// Half of the items (`half` 0: the first, third, ...; 1: the others) as a microphone
+  /// gives them: `make` turns each (from an input file into an output file, by sox), cached
+  /// as `cachePrefix`-(a hash of `tag` and the item), the item named `idPrefix`/(its id).
+  /// Commands and other words alike.
+  private func throughMicrophone(
+    _ items: [BenchItem], half: Int, tag: String, cachePrefix: String, idPrefix: String, condition: String,
+    _ make: (_ input: String, _ output: String) throws -> Void
+  ) throws -> [BenchItem] {
+    try items.enumerated().filter { $0.offset % 2 == half }.map { _, item in
+      let key = String(StableHash.of("\(tag)|\(item.id)"), radix: 16)
+      let samples = try processed(item.samples, cachedAs: "\(cachePrefix)-\(key)", make)
+      return BenchItem(
+        id: "\(idPrefix)/\(item.id)", condition: condition, expected: item.expected, samples: samples, speaker: item.speaker)
+    }
+  }
+
   public static let narrowband = "narrowband microphone (checking speakers, 8 kHz)"
 
   /// Every other item as a narrowband microphone gives it (a Bluetooth headset's 8 kHz
-  /// link, a telephone): sox down to 8 kHz and back, nothing above 4 kHz. Commands and other
-  /// words alike.
+  /// link, a telephone): sox down to 8 kHz and back, nothing above 4 kHz.
   public func narrowband(_ items: [BenchItem]) throws -> [BenchItem] {
-    try items.enumerated().filter { $0.offset % 2 == 0 }.map { _, item in
-      let key = String(StableHash.of("8k|\(item.id)"), radix: 16)
-      let samples = try processed(item.samples, cachedAs: "narrow-\(key)") { original, narrow in
-        try Tools.run(["sox", "-R", original, "-r", "8000", narrow + ".8k.wav"])
-        defer { try? FileManager.default.removeItem(atPath: narrow + ".8k.wav") }
-        try Tools.run(["sox", "-R", narrow + ".8k.wav", "-r", "16000", narrow])
-      }
-      return BenchItem(id: "8 kHz/\(item.id)", condition: Self.narrowband, expected: item.expected, samples: samples, speaker: item.speaker)
+    try throughMicrophone(items, half: 0, tag: "8k", cachePrefix: "narrow", idPrefix: "8 kHz", condition: Self.narrowband) {
+      original, narrow in
+      try Tools.run(["sox", "-R", original, "-r", "8000", narrow + ".8k.wav"])
+      defer { try? FileManager.default.removeItem(atPath: narrow + ".8k.wav") }
+      try Tools.run(["sox", "-R", narrow + ".8k.wav", "-r", "16000", narrow])
     }
   }
 
@@ -232,15 +244,10 @@ public struct CorpusBuilder {
   /// The other half of the items (those `narrowband` leaves) as an overdriven microphone
   /// gives them: sox `gain -n 6` sets each one's peak 6 dB above full scale, so its loudest
   /// stretches are clipped flat (a gain set too high, a shout close to the microphone).
-  /// Commands and other words alike.
   public func overdriven(_ items: [BenchItem]) throws -> [BenchItem] {
-    try items.enumerated().filter { $0.offset % 2 == 1 }.map { _, item in
-      let key = String(StableHash.of("clip6|\(item.id)"), radix: 16)
-      let samples = try processed(item.samples, cachedAs: "clip-\(key)") { original, clipped in
-        try Tools.run(["sox", "-R", original, clipped, "gain", "-n", "6"])
-      }
-      return BenchItem(
-        id: "clipped/\(item.id)", condition: Self.overdriven, expected: item.expected, samples: samples, speaker: item.speaker)
+    try throughMicrophone(items, half: 1, tag: "clip6", cachePrefix: "clip", idPrefix: "clipped", condition: Self.overdriven) {
+      original, clipped in
+      try Tools.run(["sox", "-R", original, clipped, "gain", "-n", "6"])
     }
   }
 
@@ -248,15 +255,11 @@ public struct CorpusBuilder {
 
   /// The half of the items `narrowband` takes, as a sound card with a DC offset gives them:
   /// sox `vol 0.8 dcshift 0.1`, a tenth of full scale added to every sample (the level
-  /// lowered first, so that nothing clips). Commands and other words alike.
+  /// lowered first, so that nothing clips).
   public func offset(_ items: [BenchItem]) throws -> [BenchItem] {
-    try items.enumerated().filter { $0.offset % 2 == 0 }.map { _, item in
-      let key = String(StableHash.of("dc10|\(item.id)"), radix: 16)
-      let samples = try processed(item.samples, cachedAs: "dc-\(key)") { original, shifted in
-        try Tools.run(["sox", "-R", original, shifted, "vol", "0.8", "dcshift", "0.1"])
-      }
-      return BenchItem(
-        id: "dc offset/\(item.id)", condition: Self.offset, expected: item.expected, samples: samples, speaker: item.speaker)
+    try throughMicrophone(items, half: 0, tag: "dc10", cachePrefix: "dc", idPrefix: "dc offset", condition: Self.offset) {
+      original, shifted in
+      try Tools.run(["sox", "-R", original, shifted, "vol", "0.8", "dcshift", "0.1"])
     }
   }
 
