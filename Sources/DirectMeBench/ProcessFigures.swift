@@ -14,7 +14,8 @@ public final class Feeder: @unchecked Sendable {
       var index = 0
       while !self.isStopped && index < samples.count {
         let end = min(index + 1600, samples.count)
-        try? self.pulse.play(Array(samples[index..<end]))
+        // Nothing reading the microphone any more: stop (see `PulseAudioServer.play`).
+        guard (try? self.pulse.play(Array(samples[index..<end]), patience: 10)) != nil else { break }
         index = end
       }
       self.done.signal()
@@ -27,11 +28,13 @@ public final class Feeder: @unchecked Sendable {
     return stopped
   }
 
+  /// Stops the feeding and waits for it to end; stopping again does nothing.
   public func stop() {
     lock.lock()
+    let wasStopped = stopped
     stopped = true
     lock.unlock()
-    done.wait()
+    if !wasStopped { done.wait() }
   }
 }
 

@@ -91,18 +91,39 @@ public final class PulseAudioServer: @unchecked Sendable {
   /// Plays 16 kHz mono 16-bit samples into the virtual microphone at real-time pace,
   /// 10 ms at a time. Blocks until done. `written` is told, after each chunk, how many
   /// samples have gone into the FIFO and when (wall clock, seconds since 1970).
-  public func play(_ samples: [Int16], written: ((Int, Double) -> Void)? = nil) throws {
-    guard let handle = FileHandle(forWritingAtPath: fifo.path) else {
-      throw Tools.Failure(description: "cannot open \(fifo.path)")
+  ///
+  /// module-pipe-source reads the FIFO only while a program records from it: once the FIFO
+  /// is full (about 2 s of audio) a write waits for one. After `patience` seconds without
+  /// one, it throws (the program that was recording stopped), rather than wait for ever.
+  public func play(_ samples: [Int16], patience: Double = 20, written: ((Int, Double) -> Void)? = nil) throws {
+    let descriptor = open(fifo.path, O_WRONLY | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      throw Tools.Failure(description: "cannot open \(fifo.path): \(String(cString: strerror(errno)))")
     }
-    defer { try? handle.close() }
+    defer { close(descriptor) }
     let chunk = 160
     let start = Date()
     var index = 0
     while index < samples.count {
       let end = min(index + chunk, samples.count)
-      let bytes = samples[index..<end].withUnsafeBytes { Data($0) }
-      try handle.write(contentsOf: bytes)
+      try samples[index..<end].withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+          if count >= 0 {
+            offset += count
+            continue
+          }
+          guard errno == EAGAIN || errno == EINTR else {
+            throw Tools.Failure(description: "cannot write to \(fifo.path): \(String(cString: strerror(errno)))")
+          }
+          var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          if errno == EAGAIN, poll(&ready, 1, Int32(patience * 1000)) == 0 {
+            throw Tools.Failure(
+              description: "the virtual microphone \(source) was not read for \(Int(patience)) s: nothing is recording from it")
+          }
+        }
+      }
       index = end
       written?(index, Date().timeIntervalSince1970)
       let due = start.addingTimeInterval(Double(index) / 16000)

@@ -213,7 +213,9 @@ struct LiveBench: ParsableCommand {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let timingPath = work.appendingPathComponent("timings.jsonl").path
     let stdoutPath = work.appendingPathComponent("stdout.txt").path
+    let stderrPath = work.appendingPathComponent("stderr.txt").path
     _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
 
     // The audio: silence, continuous speech, then single commands with long pauses.
     var random = Signal.Random(seed: 21)
@@ -242,11 +244,21 @@ struct LiveBench: ParsableCommand {
     process.arguments = ["live", "--hands-free", "--device", pulse.source, "--timing-log", timingPath] + recognizerArguments
     process.environment = environment
     process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-    process.standardError = FileHandle.nullDevice
+    process.standardError = FileHandle(forWritingAtPath: stderrPath)
     // The virtual microphone must have audio flowing before DirectMe starts reading.
     let feeder = Feeder(pulse: pulse)
     feeder.start(Signal.roomTone(600, random: &random))
+    defer { feeder.stop() }
     Thread.sleep(forTimeInterval: 0.5)
+    // A `directme live` that stops early would leave the rest of this part playing minutes
+    // of audio to nobody and measuring a dead process: say so, with what it said.
+    func stillListening(_ stage: String) throws {
+      guard !process.isRunning else { return }
+      process.waitUntilExit()
+      let said = ((try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        .split(separator: "\n").last.map { ": " + $0.replacingOccurrences(of: "directme: error: ", with: "") } ?? ""
+      throw Failure("directme live exited (status \(process.terminationStatus)) \(stage)\(said) (output in \(work.path))")
+    }
 
     let launched = Date()
     try process.run()
@@ -259,26 +271,38 @@ struct LiveBench: ParsableCommand {
       Thread.sleep(forTimeInterval: 0.005)
     }
     guard let startup else {
+      try stillListening("before it started listening")
       process.terminate()
       throw Failure("directme live did not start listening within 10 s (see \(stdoutPath))")
     }
+    defer {
+      if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+      }
+    }
     Thread.sleep(forTimeInterval: 2)
     feeder.stop()
+    try stillListening("after it started listening")
 
     let pid = process.processIdentifier
     let startRSS = ProcessFigures.residentMegabytes(pid)
     warn("bench: \(Int(cpuSeconds)) s of silence")
     let idle = try ProcessFigures.cpuShare(pid) { try pulse.play(silence) }
+    try stillListening("while it listened to silence")
     warn("bench: \(Int(cpuSeconds)) s of continuous speech")
     let busy = try ProcessFigures.cpuShare(pid) { try pulse.play(speech) }
+    try stillListening("while it listened to continuous speech")
     warn("bench: \(words.count) single commands")
     var written: [(index: Int, wall: Double)] = []
     let base = silence.count + speech.count
     try pulse.play(singles) { index, wall in written.append((base + index, wall)) }
     try pulse.play(Signal.roomTone(2, random: &random))
+    try stillListening("while it was given single commands")
     let endRSS = ProcessFigures.residentMegabytes(pid)
     let peakRSS = ProcessFigures.peakResidentMegabytes(pid)
     let soak = soakMinutes > 0 ? try soak(pulse: pulse, pid: pid, builder: builder, timingPath: timingPath, random: &random) : nil
+    try stillListening("during the soak")
     process.terminate()
     process.waitUntilExit()
 
