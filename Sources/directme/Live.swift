@@ -50,12 +50,15 @@ struct Live: ParsableCommand {
         recognizer: recognizer, interpreter: interpreter, source: .pulseAudio(device: device), first: microphone,
         recorder: try saveSession.map { try SessionRecorder(folder: $0) }, timings: timingLog != nil,
         sourceName: device)
-      print("listening: \(device ?? "the default source")")
-      fflush(nil)
       let settings = display.settings(
         listening: handsFree || display.headless, pushToTalk: !display.headless, duration: duration,
         timingLog: try timingLog.map(TimingLog.init(path:)))
-      let outcome = try runStage(display: try display.makeDisplay(), settings: settings, producer: pipeline.producer)
+      // The window (and its sprite) before "listening": a missing sprite is an error, not a
+      // session that said it was listening and then stopped.
+      let stage = try display.makeDisplay()
+      print("listening: \(device ?? "the default source")")
+      fflush(nil)
+      let outcome = try runStage(display: stage, settings: settings, producer: pipeline.producer)
       if outcome.failed { throw ExitCode(1) }
     }
   }
