@@ -171,6 +171,7 @@ public enum TuningCache {
     hash.mix(configuration.grammar)
     hash.mix(configuration.finalDecoderOptions.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
     hash.mix(configuration.denoiser.map { "denoise \($0)" } ?? "no denoise")
+    hash.mix(configuration.removesHum ? "hum out" : "hum kept")
     for file in [configuration.grammar, configuration.acousticModel + "/means", configuration.acousticModel + "/sendump", configuration.acousticModel + "/mllr_matrix"] {
       if let attributes = try? FileManager.default.attributesOfItem(atPath: file) {
         hash.mix("\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")

@@ -263,6 +263,21 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let hum = "microphone with mains hum (checking speakers)"
+
+  /// The half of the items `overdriven` takes, as a microphone on a ground loop gives them:
+  /// a mains hum (`Signal.mainsHum`, 50 or 60 Hz and a phase drawn from the item's cache
+  /// name) 10 dB under the speech.
+  public func hummed(_ items: [BenchItem]) throws -> [BenchItem] {
+    try throughMicrophone(items, half: 1, tag: "hum10", cachePrefix: "hum", idPrefix: "hum", condition: Self.hum) {
+      original, hummed in
+      let draw = StableHash.of((hummed as NSString).lastPathComponent)
+      let frequency = draw % 2 == 0 ? 50.0 : 60.0
+      let phase = Double(draw / 2 % 628) / 100
+      try Tools.write(Signal.hummed(try Tools.samples(original), frequency: frequency, snr: 10, phase: phase), to: hummed)
+    }
+  }
+
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined

@@ -38,8 +38,15 @@ public final class CommandListener {
   /// the stop-38 notes.)
   private struct HeardAudio {
     private(set) var samples: [Int16] = []
+    /// Each whole 10 ms frame's energy (dBFS) above 150 Hz, like the endpointer's: a mains
+    /// hum as loud as a quiet speaker (the checking clips' loud frames lie near -33 dBFS)
+    /// held the loud part within a few dB of the background, and the gate refused 52 of
+    /// the 355 commands as holding no voice (79.2% -> 89.9% right; every bench condition
+    /// item for item unchanged).
+    private(set) var energies: [Double] = []
     private var pitch: PitchTracker
     private var dcBlocker = DCBlocker()
+    private var aboveRumble = HighPassEnergy()
 
     init(_ samples: [Int16] = [], sampleRate: Int) {
       pitch = PitchTracker(sampleRate: sampleRate)
@@ -50,6 +57,7 @@ public final class CommandListener {
       let blocked = dcBlocker.filter(more)
       samples.append(contentsOf: blocked)
       pitch.append(blocked)
+      energies += aboveRumble.frameEnergies(blocked)
     }
 
     /// The pitch periods of its whole 10 ms frames (`SignalEvidence.pitchPeriods`).
@@ -230,8 +238,15 @@ public final class CommandListener {
   /// word is faint beside the utterance's loudest frame).
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
-    let periods = heard.pitchPeriods()
-    let energies = Signal.frameEnergies(heard.samples, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
+    var periods = heard.pitchPeriods()
+    var energies = heard.energies
+    // A mains hum under the voice (see `MainsHum`): its period is not the voice's.
+    if let hum = MainsHum.hum(in: heard.samples) {
+      let removed = MainsHum.removed(heard.samples, hum: hum)
+      periods = SignalEvidence.pitchPeriods(removed)
+      var filter = HighPassEnergy()
+      energies = filter.frameEnergies(removed)
+    }
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {

@@ -233,6 +233,29 @@ struct Biquad: Sendable {
   }
 }
 
+/// The energies (dBFS) of whole 10 ms frames at 16 kHz after the endpointer's high-pass at
+/// 150 Hz, measured as the audio comes (the filter runs on across chunks).
+struct HighPassEnergy: Sendable {
+  private var highPass = (Biquad.highPass(cutoff: 150, sampleRate: 16_000), Biquad.highPass(cutoff: 150, sampleRate: 16_000))
+  private var sum = 0.0
+  private var count = 0
+  static let frameLength = 160
+
+  mutating func frameEnergies(_ samples: [Int16]) -> [Double] {
+    var energies: [Double] = []
+    for sample in samples {
+      sum += highPass.1.filter(highPass.0.filter(Double(sample))).squared
+      count += 1
+      if count == Self.frameLength {
+        energies.append(10 * log10(max(sum / Double(count), 1e-2) / (32768.0 * 32768.0)))
+        sum = 0
+        count = 0
+      }
+    }
+    return energies
+  }
+}
+
 extension Double {
   fileprivate var squared: Double { self * self }
 }

@@ -65,6 +65,27 @@ public enum Signal {
     }
   }
 
+  /// A mains hum of `seconds`: the power line's `frequency` (50 or 60 Hz) with the harmonics
+  /// a transformer's and a rectifier's buzz add (2nd at 0.3, 3rd at 0.4, 5th at 0.2 of the
+  /// fundamental), amplitude 1, starting at `phase` (radians).
+  public static func mainsHum(frequency: Double, count: Int, phase: Double = 0) -> [Double] {
+    let parts: [(harmonic: Double, amplitude: Double)] = [(1, 1), (2, 0.3), (3, 0.4), (5, 0.2)]
+    return (0..<count).map { index in
+      let angle = 2 * Double.pi * frequency * Double(index) / Double(rate)
+      return parts.reduce(0) { $0 + $1.amplitude * sin($1.harmonic * (angle + phase)) }
+    }
+  }
+
+  /// `speech` through a microphone that hums (`mainsHum`), the hum `snr` dB under the speech.
+  public static func hummed(_ speech: [Int16], frequency: Double, snr: Double, phase: Double = 0) -> [Int16] {
+    let hum = mainsHum(frequency: frequency, count: speech.count, phase: phase)
+    let speechPower = speechPower(speech)
+    let humPower = hum.reduce(0) { $0 + $1 * $1 } / Double(max(1, hum.count))
+    guard speechPower > 0, humPower > 0 else { return speech }
+    let gain = (speechPower / pow(10, snr / 10) / humPower).squareRoot()
+    return speech.indices.map { Int16(clamping: Int((Double(speech[$0]) + hum[$0] * gain).rounded())) }
+  }
+
   /// `samples` through an overdriven microphone: made louder until their peak stands
   /// `overdrive` dB above full scale, every sample past it clipped flat (a gain set too high,
   /// a shout close to the microphone).

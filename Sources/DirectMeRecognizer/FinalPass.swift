@@ -12,8 +12,10 @@ extension PocketSphinxRecognizer {
     // With a personal model, an utterance in another voice is decoded with the model that
     // one was made from (see `VoiceProfile`).
     // Voices the model hears badly (synthetic speech) go to the model for them.
-    let cepstra = voiceFeatures?.cepstra(audio) ?? []
-    let routingStatistic = routing == nil && otherVoicesRouting == nil ? nil : VoiceFeatures.routingStatistic(cepstra, of: audio)
+    // A mains hum is notched out of what every decoder hears and routing measures.
+    let heard = configuration.removesHum ? MainsHum.removed(from: audio) : audio
+    let cepstra = voiceFeatures?.cepstra(heard) ?? []
+    let routingStatistic = routing == nil && otherVoicesRouting == nil ? nil : VoiceFeatures.routingStatistic(cepstra, of: heard)
     var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra), routing: routingStatistic, against: otherVoicesRouting) }
     // A personal model adapted from the model for routed voices knows only such voices.
     if voice?.matches == true, voiceCheck?.profile.routedOnly == true,
@@ -29,16 +31,17 @@ extension PocketSphinxRecognizer {
       final = try routedVoicesDecoder(routing.model)
       routed = routing.name
     }
-    var result = try finalPass(on: final)
+    var result = try finalPass(on: final, heard: heard)
     result.voice = voice
     result.voiceModel = routed
     return result
   }
 
-  private func finalPass(on final: Decoder) throws -> RecognitionResult {
+  /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum).
+  private func finalPass(on final: Decoder, heard: [Int16]) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it); pauses and voicing are measured on the audio as it came.
-    var scores = ScoreCache(audio: configuration.denoiser?.cleaned(audio) ?? audio)
+    var scores = ScoreCache(audio: configuration.denoiser?.cleaned(heard) ?? heard)
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try scores.decode(
       0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
@@ -47,7 +50,8 @@ extension PocketSphinxRecognizer {
     guard finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage) else {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
-    return RecognitionResult(transcriptions: try verify(commands, on: final, scores: &scores), start: 0, end: duration)
+    return RecognitionResult(
+      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard), start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -119,14 +123,19 @@ extension PocketSphinxRecognizer {
   /// stretch cut out of one longer word ("zero" read as "right" then "up") can look like
   /// a command on its own, the whole does not. The other-words reading is the commands
   /// reading with each command word replaced by the other word heard in its stretch.
-  func verify(_ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache) throws -> [Transcription] {
+  ///
+  /// Pauses and voiced stretches are measured on `heard`, the utterance's audio without a
+  /// mains hum (not cleaned of noise).
+  func verify(
+    _ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache, heard: [Int16]
+  ) throws -> [Transcription] {
     let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
     let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
     let end = Double(audio.count) / Double(Self.sampleRate)
     // Command words without a pause between them are one slot: one word read as two
     // ("zero" as "right up"). A pause is in the audio, not in where the decoder drew the
     // boundaries: a stretch quiet like the background.
-    let energies = Signal.frameEnergies(audio, floor: 1e-2, wholeFrames: true)
+    let energies = Signal.frameEnergies(heard, floor: 1e-2, wholeFrames: true)
     let quiet = Self.pauseLevel(energies)
     // Words an early decision already acted on (most of their time before `settledInAudio`)
     // are context only: never in one slot with a new word, and not checked again.
@@ -231,8 +240,8 @@ extension PocketSphinxRecognizer {
       }
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
-      let heard = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
-      marked.segments[keep].word = heard ?? marked.segments[keep].word
+      let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
+      marked.segments[keep].word = said ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       marked.segments[keep].margin = margin
       // In the command word's place, so the two readings line up word for word.
@@ -251,14 +260,14 @@ extension PocketSphinxRecognizer {
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
-      guard SignalEvidence.measure(Array(audio[stretch])).longestVoiced >= Self.islandVoiced,
+      guard SignalEvidence.measure(Array(heard[stretch])).longestVoiced >= Self.islandVoiced,
         let command = try scores.decode(stretch, search: Search.direction, on: decoder),
-        let heard = command.segments.first(where: { configuration.commandWords.contains($0.word) })
+        let said = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
       let other = try scores.decode(stretch, search: Search.garbage, on: decoder)
       let margin = other.map { command.score - $0.score } ?? 1e6
       if let other { gap += command.score - other.score }
-      var word = WordSegment(word: heard.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
+      var word = WordSegment(word: said.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
       word.margin = margin
       // In time order, at the same place in both readings.
       let at = marked.segments.firstIndex { $0.start >= word.start } ?? marked.segments.count

@@ -28,7 +28,8 @@ struct AccuracyBench: ParsableCommand {
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
       bike, kitchen) and babble at 20, 10 and 5 dB SNR, the checking speakers' recordings in \
       reverberant rooms (sox reverb), in higher and lower voices (sox pitch, +-300 cents), through a narrowband (8 kHz) \
-      microphone, an overdriven one (clipped: sox gain -n 6) and one with a DC offset (sox dcshift 0.1), sequences of 2-4 direction clips with \
+      microphone, an overdriven one (clipped: sox gain -n 6), one with a DC offset (sox dcshift 0.1) and one that hums (50 or 60 Hz \
+      mains hum with harmonics, 10 dB under the speech), sequences of 2-4 direction clips with \
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
       variants no model was adapted on), and \
@@ -171,7 +172,7 @@ struct AccuracyBench: ParsableCommand {
       if includes(.reverb) { items += try builder.reverberated(trainItems) }
       if includes(.voices) {
         items += try builder.voiceShifted(trainItems) + builder.narrowband(trainItems)
-        items += try builder.overdriven(trainItems) + builder.offset(trainItems)
+        items += try builder.overdriven(trainItems) + builder.offset(trainItems) + builder.hummed(trainItems)
       }
       realCommands += trainItems.filter { !$0.expected.isEmpty }
     } else if includes(.train) {

@@ -234,3 +234,26 @@ func overdrivenClipsAreClipped() throws {
     #expect(railed(item.samples[..<8_000]) == 0, "the quiet half is louder but not clipped")
   }
 }
+
+@Test("the bench's humming microphone adds a mains hum 10 dB under each other clip, the one DirectMe takes out")
+func hummedClipsHum() throws {
+  // A 200 Hz tone with silence around it: the hum comes out 10 dB under the tone, is found
+  // at 50 or 60 Hz, and is cached (a second call gives the same samples).
+  let tone = (0..<16_000).map { index in
+    index >= 4_000 && index < 12_000 ? Int16(8_000 * sin(2 * Double.pi * 200 * Double(index) / 16_000)) : 0
+  }
+  let items = (0..<4).map { BenchItem(id: "tone \($0)", condition: "test", expected: [.up], samples: tone, speaker: "s") }
+  let builder = CorpusBuilder(cache: try TestSupport.temporaryFolder("hummed"))
+  let hummed = try builder.hummed(items)
+  #expect(hummed.map(\.id) == ["hum/tone 1", "hum/tone 3"], "every other item: the half overdriven takes")
+  for item in hummed {
+    #expect(item.condition == CorpusBuilder.hum && item.expected == [.up] && item.speaker == "s")
+    let added = zip(item.samples, tone).map { Double($0) - Double($1) }
+    let humPower = added.reduce(0) { $0 + $1 * $1 } / Double(added.count)
+    let tonePower = 8_000.0 * 8_000 / 2
+    #expect(abs(10 * log10(tonePower / humPower) - 10) < 0.5, "hum \(10 * log10(tonePower / humPower)) dB under the tone")
+    let hum = try #require(MainsHum.hum(in: item.samples))
+    #expect([50.0, 60.0].contains(hum.frequency))
+  }
+  #expect(try builder.hummed(items).map(\.samples) == hummed.map(\.samples))
+}
