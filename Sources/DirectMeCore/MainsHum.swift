@@ -52,8 +52,7 @@ public enum MainsHum {
     let energies = Signal.frameEnergies(samples, length: sampleRate / 100, floor: 1e-2, wholeFrames: true)
     guard !energies.isEmpty else { return nil }
     let loud = SignalEvidence.loud(sortedEnergies: energies.sorted())
-    let last = Double(samples.count - 1)
-    let windowed = samples.indices.map { Double(samples[$0]) * (0.5 - 0.5 * cos(2 * Double.pi * Double($0) / last)) }
+    let windowed = hannWindowed(samples)
     // Half the window's sum: a sine of amplitude A has A times that at its frequency.
     let gain = Double(samples.count - 1) / 4
     func power(_ frequency: Double) -> Double {
@@ -93,10 +92,9 @@ public enum MainsHum {
   /// of it through, and a flite "up" with a hum under it was read "up up".
   public static func removed(_ samples: [Int16], hum: Hum, sampleRate: Int = 16_000) -> [Int16] {
     guard samples.count > 1 else { return samples }
-    let last = Double(samples.count - 1)
-    let window = samples.indices.map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / last) }
-    let windowed = samples.indices.map { Double(samples[$0]) * window[$0] }
-    let weight = window.reduce(0, +)
+    let windowed = hannWindowed(samples)
+    // The Hann window's sum.
+    let weight = Double(samples.count - 1) / 2
     func power(_ frequency: Double) -> Double {
       let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
       var (s1, s2) = (0.0, 0.0)
@@ -131,6 +129,19 @@ public enum MainsHum {
       }
     }
     return output.map { Int16(clamping: Int($0.rounded())) }
+  }
+
+  /// `samples` times a Hann window over them all (its cosine by a rotating phasor: one
+  /// multiply-add a sample, not a cosine).
+  private static func hannWindowed(_ samples: [Int16]) -> [Double] {
+    guard samples.count > 1 else { return samples.map(Double.init) }
+    let step = 2 * Double.pi / Double(samples.count - 1)
+    let (turnCos, turnSin) = (cos(step), sin(step))
+    var (c, s) = (1.0, 0.0)
+    return samples.map { sample in
+      defer { (c, s) = (c * turnCos - s * turnSin, s * turnCos + c * turnSin) }
+      return Double(sample) * (0.5 - 0.5 * c)
+    }
   }
 
   /// `samples` without their hum, or `samples` themselves when they have none.
