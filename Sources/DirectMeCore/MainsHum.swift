@@ -53,15 +53,11 @@ public enum MainsHum {
     guard !energies.isEmpty else { return nil }
     let loud = SignalEvidence.loud(sortedEnergies: energies.sorted())
     let windowed = hannWindowed(samples)
-    // Half the window's sum: a sine of amplitude A has A times that at its frequency.
+    // Half the window's sum: a sine of amplitude A has A times that at its frequency, so
+    // this scaling gives A².
     let gain = Double(samples.count - 1) / 4
     func power(_ frequency: Double) -> Double {
-      // Goertzel's recurrence: the Hann-windowed DFT at one frequency, scaled so that a sine
-      // of amplitude A gives A².
-      let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
-      var (s1, s2) = (0.0, 0.0)
-      for value in windowed { (s1, s2) = (value + coefficient * s1 - s2, s1) }
-      return (s1 * s1 + s2 * s2 - coefficient * s1 * s2) / (gain * gain)
+      Self.power(of: windowed, at: frequency, sampleRate: sampleRate) / (gain * gain)
     }
     /// The tone's power and how far (dB) it stands above the spectrum 7-13 Hz beside it.
     func line(_ frequency: Double) -> (power: Double, standsOut: Double) {
@@ -95,13 +91,9 @@ public enum MainsHum {
     let windowed = hannWindowed(samples)
     // The Hann window's sum.
     let weight = Double(samples.count - 1) / 2
-    func power(_ frequency: Double) -> Double {
-      let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
-      var (s1, s2) = (0.0, 0.0)
-      for value in windowed { (s1, s2) = (value + coefficient * s1 - s2, s1) }
-      return s1 * s1 + s2 * s2 - coefficient * s1 * s2
+    func total(_ fundamental: Double) -> Double {
+      hum.harmonics.reduce(0) { $0 + power(of: windowed, at: fundamental * Double($1), sampleRate: sampleRate) }
     }
-    func total(_ fundamental: Double) -> Double { hum.harmonics.reduce(0) { $0 + power(fundamental * Double($1)) } }
     // Coarse to fine: tenths of a hertz, then hundredths.
     var best = hum.frequency
     for step in [0.1, 0.01] {
@@ -129,6 +121,14 @@ public enum MainsHum {
       }
     }
     return output.map { Int16(clamping: Int($0.rounded())) }
+  }
+
+  /// The squared magnitude of the DFT of `windowed` at `frequency` (Goertzel's recurrence).
+  private static func power(of windowed: [Double], at frequency: Double, sampleRate: Int) -> Double {
+    let coefficient = 2 * cos(2 * Double.pi * frequency / Double(sampleRate))
+    var (s1, s2) = (0.0, 0.0)
+    for value in windowed { (s1, s2) = (value + coefficient * s1 - s2, s1) }
+    return s1 * s1 + s2 * s2 - coefficient * s1 * s2
   }
 
   /// `samples` times a Hann window over them all (its cosine by a rotating phasor: one
