@@ -12,7 +12,7 @@ extension PocketSphinxRecognizer {
     // With a personal model, an utterance in another voice is decoded with the model that
     // one was made from (see `VoiceProfile`).
     // Voices the model hears badly (synthetic speech) go to the model for them.
-    // A mains hum is notched out of what every decoder hears and routing measures.
+    // A mains hum is taken out of what every decoder hears and routing measures.
     let heard = configuration.removesHum ? MainsHum.removed(from: audio) : audio
     let cepstra = voiceFeatures?.cepstra(heard) ?? []
     let routingStatistic = routing == nil && otherVoicesRouting == nil ? nil : VoiceFeatures.routingStatistic(cepstra, of: heard)
@@ -40,7 +40,7 @@ extension PocketSphinxRecognizer {
   /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum).
   private func finalPass(on final: Decoder, heard: [Int16]) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
-    // there is enough of it); pauses and voicing are measured on the audio as it came.
+    // there is enough of it); pauses and voicing are measured on `heard`, not cleaned.
     var scores = ScoreCache(audio: configuration.denoiser?.cleaned(heard) ?? heard)
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try scores.decode(
