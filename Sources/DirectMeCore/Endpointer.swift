@@ -173,7 +173,9 @@ public struct Endpointer: Sendable {
   /// Quiet here is below the floor's margin or `pauseDepth` below the utterance's loudest frame.
   public var quietDuration: Double { inSpeech ? Double(pauseRun) * settings.frameDuration : 0 }
 
-  private static func highPass(sampleRate: Int) -> (Biquad, Biquad) {
+  /// The endpointer's high-pass: two Butterworth sections at 150 Hz (see `energy(of:)`);
+  /// the listener's evidence measures loudness through the same (`HighPassEnergy`).
+  static func highPass(sampleRate: Int) -> (Biquad, Biquad) {
     let section = Biquad.highPass(cutoff: 150, sampleRate: Double(sampleRate))
     return (section, section)
   }
@@ -236,7 +238,7 @@ struct Biquad: Sendable {
 /// The energies (dBFS) of whole 10 ms frames at 16 kHz after the endpointer's high-pass at
 /// 150 Hz, measured as the audio comes (the filter runs on across chunks).
 struct HighPassEnergy: Sendable {
-  private var highPass = (Biquad.highPass(cutoff: 150, sampleRate: 16_000), Biquad.highPass(cutoff: 150, sampleRate: 16_000))
+  private var highPass = Endpointer.highPass(sampleRate: 16_000)
   private var sum = 0.0
   private var count = 0
   static let frameLength = 160

@@ -55,14 +55,17 @@ public enum Signal {
   /// `snr` dB. The noise is taken from `offset` on (wrapping around).
   public static func mix(_ speech: [Int16], noise: [Int16], snr: Double, offset: Int = 0) -> [Int16] {
     guard !noise.isEmpty else { return speech }
-    let speechPower = speechPower(speech)
     let noisePower = noise.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(noise.count)
+    return added(speech, noisePower: noisePower, snr: snr) { Double(noise[(offset + $0) % noise.count]) }
+  }
+
+  /// `speech` with the noise `noise(index)` (of mean power `noisePower`) added at `snr` dB
+  /// under the speech part's power.
+  private static func added(_ speech: [Int16], noisePower: Double, snr: Double, noise: (Int) -> Double) -> [Int16] {
+    let speechPower = speechPower(speech)
     guard speechPower > 0, noisePower > 0 else { return speech }
     let gain = (speechPower / pow(10, snr / 10) / noisePower).squareRoot()
-    return speech.indices.map { index in
-      let n = Double(noise[(offset + index) % noise.count]) * gain
-      return Int16(clamping: Int((Double(speech[index]) + n).rounded()))
-    }
+    return speech.indices.map { Int16(clamping: Int((Double(speech[$0]) + noise($0) * gain).rounded())) }
   }
 
   /// A mains hum of `seconds`: the power line's `frequency` (50 or 60 Hz) with the harmonics
@@ -79,11 +82,8 @@ public enum Signal {
   /// `speech` through a microphone that hums (`mainsHum`), the hum `snr` dB under the speech.
   public static func hummed(_ speech: [Int16], frequency: Double, snr: Double, phase: Double = 0) -> [Int16] {
     let hum = mainsHum(frequency: frequency, count: speech.count, phase: phase)
-    let speechPower = speechPower(speech)
     let humPower = hum.reduce(0) { $0 + $1 * $1 } / Double(max(1, hum.count))
-    guard speechPower > 0, humPower > 0 else { return speech }
-    let gain = (speechPower / pow(10, snr / 10) / humPower).squareRoot()
-    return speech.indices.map { Int16(clamping: Int((Double(speech[$0]) + hum[$0] * gain).rounded())) }
+    return added(speech, noisePower: humPower, snr: snr) { hum[$0] }
   }
 
   /// `samples` through an overdriven microphone: made louder until their peak stands
