@@ -351,19 +351,25 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   public static let fileName = "routing.json"
 
   /// The mean distance from `statistic` to its `neighbours` nearest `references`.
+  ///
+  /// Only the nearest few are kept as the references go by (in order, nearest first), not
+  /// all of them sorted: routing measures every utterance against thousands.
   func nearest(_ statistic: [Double], among references: [[Double]]) -> Double {
-    var distances: [Double] = []
-    distances.reserveCapacity(references.count)
+    let wanted = max(1, neighbours)
+    var nearest: [Double] = []
+    nearest.reserveCapacity(wanted + 1)
     for reference in references where reference.count == statistic.count && reference.count == scale.count {
       var sum = 0.0
       for index in reference.indices {
         let z = (statistic[index] - reference[index]) / max(scale[index], 1e-6)
         sum += z * z
       }
-      distances.append((sum / Double(reference.count)).squareRoot())
+      let distance = (sum / Double(reference.count)).squareRoot()
+      guard nearest.count < wanted || distance < nearest[wanted - 1] else { continue }
+      nearest.insert(distance, at: nearest.firstIndex { $0 > distance } ?? nearest.endIndex)
+      if nearest.count > wanted { nearest.removeLast() }
     }
-    guard !distances.isEmpty else { return .infinity }
-    let nearest = distances.sorted().prefix(max(1, neighbours))
+    guard !nearest.isEmpty else { return .infinity }
     return nearest.reduce(0, +) / Double(nearest.count)
   }
 
