@@ -431,6 +431,21 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let syntheticOverRoomTone = "synthetic speech over a room's quiet"
+
+  /// The synthetic commands, carried commands and other phrases as a microphone hears them
+  /// from a loudspeaker: over a room's quiet (white noise at -75 to -55 dBFS, drawn from the
+  /// item's name) instead of the synthesizer's digital silence.
+  public static func overRoomTone(_ items: [BenchItem]) -> [BenchItem] {
+    items.filter { [syntheticCommands, syntheticCarriers, syntheticOther].contains($0.condition) }.map { item in
+      var random = Signal.Random(seed: StableHash.of("room tone|" + item.id))
+      let level = Double.random(in: -75 ... -55, using: &random)
+      return BenchItem(
+        id: "room tone/" + item.id, condition: syntheticOverRoomTone, expected: item.expected,
+        samples: Signal.overRoomTone(item.samples, level: level, random: &random))
+    }
+  }
+
   /// A stable file-name key for what `voice` says (FNV-1a of the voice's label and the text, hex).
   static func cacheKey(_ text: String, voice: Voice) -> String {
     String(StableHash.of("\(voice.label)|\(text)"), radix: 16)

@@ -196,7 +196,10 @@ struct AccuracyBench: ParsableCommand {
       items += builder.sequences(
         from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4, one speaker each", seed: 8, oneSpeaker: true)
     }
-    if includes(.synthetic) { items += try builder.synthetic() }
+    if includes(.synthetic) {
+      let synthetic = try builder.synthetic()
+      items += synthetic + CorpusBuilder.overRoomTone(synthetic)
+    }
     if includes(.nonspeech) { items += try builder.nonSpeech() }
     return items
   }

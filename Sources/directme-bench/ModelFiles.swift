@@ -257,28 +257,47 @@ struct VoiceRoutingFile: ParsableCommand {
     return Resampler.resample(low, from: 8_000, to: 16_000).map { Int16(clamping: Int($0.rounded())) }
   }
 
+  @Option(
+    help: ArgumentHelp(
+      "Also every N-th recording of the routed voices over a room's quiet (white noise at -75 to -55 dBFS) (0: none).",
+      valueName: "N"))
+  var roomToneEvery: Int = 2
+
   func validate() throws {
     guard narrowbandEvery >= 0 else { throw ValidationError("--narrowband-every must be 0 or more") }
+    guard roomToneEvery >= 0 else { throw ValidationError("--room-tone-every must be 0 or more") }
   }
 
   func run() throws {
     try reportingErrors {
       let features = try VoiceFeatures(model: model)
-      func statistics(_ labels: [String]) throws -> ([[Double]], Int) {
+      // People's recordings hold their rooms already. The routed voices' come from files, padded
+      // with digital silence, which the statistic leaves out (`VoiceFeatures.sounding`);
+      // through a microphone that padding is the room's quiet, and its frames count: without
+      // references over it, flite kal16's "down" over -70 dBFS went to the people's model
+      // and was read "found" (routed: right).
+      func statistics(_ labels: [String], roomToneEvery: Int) throws -> ([[Double]], Int) {
         let (recordings, problems) = try LabelledAudioReader.read(labels)
         for problem in problems { warn("routing: \(problem)") }
         var statistics: [[Double]] = []
+        var random = Signal.Random(seed: 17)
         for (index, recording) in recordings.enumerated() {
           let samples = try AudioFileSource.readAll(path: recording.path)
           if let statistic = features.routingStatistic(samples) { statistics.append(statistic) }
           if narrowbandEvery > 0 && index % narrowbandEvery == 0, let statistic = features.routingStatistic(Self.narrowband(samples)) {
             statistics.append(statistic)
           }
+          if roomToneEvery > 0 && index % roomToneEvery == 0 {
+            let level = Double.random(in: -75 ... -55, using: &random)
+            if let statistic = features.routingStatistic(Signal.overRoomTone(samples, level: level, random: &random)) {
+              statistics.append(statistic)
+            }
+          }
         }
         return (statistics, Set(recordings.map(\.speaker)).count)
       }
-      let (people, speakers) = try statistics(self.people)
-      let (voices, voiceCount) = try statistics(self.voices)
+      let (people, speakers) = try statistics(self.people, roomToneEvery: 0)
+      let (voices, voiceCount) = try statistics(self.voices, roomToneEvery: roomToneEvery)
       guard let population = VoicePopulation.measure(people) else { throw Failure("too few recordings of people") }
       let routing = VoiceRouting(
         name: name, model: routedModel, scale: population.scale, people: people, voices: voices, margin: margin,
@@ -287,6 +306,7 @@ struct VoiceRoutingFile: ParsableCommand {
           "voices": "\(voices.count) recordings of \(voiceCount) voices (\(self.voices.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")))",
           "made by": "directme-bench routing",
           "narrowband": narrowbandEvery > 0 ? "every \(narrowbandEvery)th recording of each also through 8 kHz" : "none",
+          "room tone": roomToneEvery > 0 ? "every \(roomToneEvery)th recording of the voices also over white noise at -75 to -55 dBFS" : "none",
         ])
       let path = model + "/" + VoiceRouting.fileName
       try routing.json().write(to: URL(fileURLWithPath: path), options: .atomic)

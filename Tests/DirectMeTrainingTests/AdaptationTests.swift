@@ -257,3 +257,27 @@ func hummedClipsHum() throws {
   }
   #expect(try builder.hummed(items).map(\.samples) == hummed.map(\.samples))
 }
+
+@Test("the bench's synthetic speech over a room's quiet: the synthetic commands and other phrases over white noise at -75 to -55 dBFS")
+func syntheticOverRoomTone() throws {
+  // A synthesizer pads its words with digital silence; through a microphone the padding is
+  // the room's quiet. Only the synthetic conditions' items are copied, each over its own
+  // level of noise (drawn from its name: the same every run).
+  let tone = (0..<8_000).map { index in Int16(4_000 * sin(2 * Double.pi * 300 * Double(index) / 16_000)) }
+  let padded = [Int16](repeating: 0, count: 4_000) + tone + [Int16](repeating: 0, count: 4_000)
+  let items = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther, "people"]
+    .enumerated().map { BenchItem(id: "voice/phrase \($0.offset)", condition: $0.element, expected: $0.offset == 2 ? [] : [.up], samples: padded) }
+  let copies = CorpusBuilder.overRoomTone(items)
+  #expect(copies.map(\.id) == ["room tone/voice/phrase 0", "room tone/voice/phrase 1", "room tone/voice/phrase 2"])
+  #expect(copies.map(\.expected) == [[.up], [.up], []])
+  for copy in copies {
+    #expect(copy.condition == CorpusBuilder.syntheticOverRoomTone && copy.samples.count == padded.count)
+    // The padding is the room's quiet now: not digital silence, and at -75 to -55 dBFS.
+    let quiet = copy.samples.prefix(4_000).map(Double.init)
+    let level = 10 * log10(quiet.reduce(0) { $0 + $1 * $1 } / Double(quiet.count) / (32768.0 * 32768.0))
+    #expect(level > -76 && level < -54, "room tone at \(level) dBFS")
+    #expect(quiet.contains { abs($0) > 1 })
+  }
+  #expect(Set(copies.map(\.samples)).count == 3, "each item over its own noise")
+  #expect(CorpusBuilder.overRoomTone(items).map(\.samples) == copies.map(\.samples))
+}
