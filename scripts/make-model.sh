@@ -57,6 +57,8 @@ sed 's|"baseModel" : "[^"]*"|"baseModel" : ".."|' "$work/synthetic-voices/adapta
   > models/en-us-directme.new/synthetic-voices/adaptation.json
 [ -f "$work/en-us-directme/mllr_matrix" ] && cp "$work/en-us-directme/mllr_matrix" models/en-us-directme.new/
 cp models/en-us-directme/README.md models/en-us-directme.new/ 2>/dev/null || true
+# Written by hand, not by the steps above: pronunciations for the synthetic voices' decoder alone.
+cp models/en-us-directme/synthetic-voices/pronunciations.dict models/en-us-directme.new/synthetic-voices/ 2>/dev/null || true
 rm -rf models/en-us-directme
 mv models/en-us-directme.new models/en-us-directme
 echo "make-model: models/en-us-directme rebuilt; see $work/tune.txt for the held-out figures"

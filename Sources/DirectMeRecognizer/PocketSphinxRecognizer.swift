@@ -148,6 +148,11 @@ public final class PocketSphinxRecognizer: Recognizer {
     return decoder
   }
 
+  /// More pronunciations for the routed voices' decoder alone, a file in their model's folder
+  /// (`word(2) PHONE ...` lines, as the grammar's companion dictionary): a synthetic voice's
+  /// accent that people's "done" or "don't" would match too.
+  static let routedPronunciations = "pronunciations.dict"
+
   /// The final-pass decoder of the routed voices' model, loaded the first time an utterance
   /// goes to it (most sessions never need it: its memory is not spent for nothing).
   func routedVoicesDecoder(_ routedModel: String) throws -> Decoder {
@@ -157,6 +162,9 @@ public final class PocketSphinxRecognizer: Recognizer {
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
     defer { try? FileManager.default.removeItem(atPath: loading.dictionary) }
     let decoder = try Self.makeDecoder(loading, extra: loading.finalDecoderOptions)
+    // Pronunciations only the routed voices use (synthetic voices' accents), beside their model.
+    let pronunciations = routedModel + "/" + Self.routedPronunciations
+    if FileManager.default.fileExists(atPath: pronunciations) { try decoder.addWords(from: pronunciations) }
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
       rules: Search.finalRules, deferred: Search.deferredFinalRules)
