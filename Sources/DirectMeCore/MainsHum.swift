@@ -75,8 +75,9 @@ public enum MainsHum {
         found.map({ fundamental.standsOut > $0.standsOut }) ?? true
       else { continue }
       let overtones = Array(2...harmonics)
-      let heard = lines(overtones.map { frequency * Double($0) })
-      found = (Hum(frequency: frequency, harmonics: [1] + zip(overtones, heard).filter { $1.standsOut >= harmonicProminence }.map(\.0)), fundamental.standsOut)
+      let standing = zip(overtones, lines(overtones.map { frequency * Double($0) }))
+        .filter { $1.standsOut >= harmonicProminence }.map(\.0)
+      found = (Hum(frequency: frequency, harmonics: [1] + standing), fundamental.standsOut)
     }
     return found?.hum
   }

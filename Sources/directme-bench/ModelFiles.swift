@@ -248,6 +248,12 @@ struct VoiceRoutingFile: ParsableCommand {
       valueName: "N"))
   var narrowbandEvery: Int = 6
 
+  @Option(
+    help: ArgumentHelp(
+      "Also every N-th recording of the routed voices over a room's quiet (white noise at -75 to -55 dBFS) (0: none).",
+      valueName: "N"))
+  var roomToneEvery: Int = 2
+
   /// `samples` as a narrowband microphone (a Bluetooth headset's 8 kHz link) gives them: nothing
   /// above 4 kHz. Without such references, 208 of 444 people's clips through 8 kHz went to
   /// the synthetic voices' model (some synthetic voices are narrowband) and 73.7% of them
@@ -256,12 +262,6 @@ struct VoiceRoutingFile: ParsableCommand {
     let low = Resampler.resample(samples.map { Float($0) }, from: 16_000, to: 8_000)
     return Resampler.resample(low, from: 8_000, to: 16_000).map { Int16(clamping: Int($0.rounded())) }
   }
-
-  @Option(
-    help: ArgumentHelp(
-      "Also every N-th recording of the routed voices over a room's quiet (white noise at -75 to -55 dBFS) (0: none).",
-      valueName: "N"))
-  var roomToneEvery: Int = 2
 
   func validate() throws {
     guard narrowbandEvery >= 0 else { throw ValidationError("--narrowband-every must be 0 or more") }
