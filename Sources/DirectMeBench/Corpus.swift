@@ -439,7 +439,7 @@ public struct CorpusBuilder {
   public static func overRoomTone(_ items: [BenchItem]) -> [BenchItem] {
     items.filter { [syntheticCommands, syntheticCarriers, syntheticOther].contains($0.condition) }.map { item in
       var random = Signal.Random(seed: StableHash.of("room tone|" + item.id))
-      let level = Double.random(in: -75 ... -55, using: &random)
+      let level = Double.random(in: Signal.roomQuietLevels, using: &random)
       return BenchItem(
         id: "room tone/" + item.id, condition: syntheticOverRoomTone, expected: item.expected,
         samples: Signal.overRoomTone(item.samples, level: level, random: &random))

@@ -91,13 +91,6 @@ extension TimedRecording {
 }
 
 extension Signal {
-  /// `samples` with a room's quiet under them, as a microphone hears a loudspeaker: white
-  /// noise at `level` dBFS over the whole recording.
-  public static func overRoomTone(_ samples: [Int16], level: Double, random: inout Random) -> [Int16] {
-    let tone = whiteNoise(Double(samples.count) / Double(rate) + 0.01, level: level, random: &random)
-    return zip(samples, tone).map { Int16(clamping: Int($0) + Int($1)) }
-  }
-
   /// Quiet white noise, as of a room (-70 dBFS).
   public static func roomTone(_ seconds: Double, random: inout Random) -> [Int16] {
     whiteNoise(seconds, level: -70, random: &random)

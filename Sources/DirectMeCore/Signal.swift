@@ -134,6 +134,17 @@ public enum Signal {
     }
   }
 
+  /// `samples` with a room's quiet under them, as a microphone hears a loudspeaker: white
+  /// noise at `level` dBFS over the whole recording.
+  public static func overRoomTone(_ samples: [Int16], level: Double, random: inout Random) -> [Int16] {
+    let tone = whiteNoise(Double(samples.count) / Double(rate) + 0.01, level: level, random: &random)
+    return zip(samples, tone).map { Int16(clamping: Int($0) + Int($1)) }
+  }
+
+  /// The levels (dBFS) of a room's quiet through a microphone that synthetic speech is heard
+  /// over, by the bench and by the voice routing's references.
+  public static let roomQuietLevels = -75.0 ... -55.0
+
   /// Clicks: single-sample spikes with a short ring, `count` of them spread over `seconds`.
   public static func clicks(_ seconds: Double, count: Int, random: inout Random) -> [Int16] {
     var samples = silence(seconds)

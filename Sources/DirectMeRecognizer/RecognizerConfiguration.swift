@@ -50,8 +50,9 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// Cleans steady background noise out of an utterance before the final pass decodes it
   /// (nil: the decoder hears the audio as it came).
   public var denoiser: Denoiser? = Denoiser()
-  /// Notches a mains hum (50 or 60 Hz and harmonics) out of an utterance before the final
-  /// pass decodes it, when it has one (see `MainsHum`).
+  /// Takes a mains hum (50 or 60 Hz and the harmonics that stand out) out of an utterance
+  /// before the final pass decodes and routes it, when it has one: fitted and subtracted,
+  /// not notched (see `MainsHum`).
   public var removesHum = true
 
   public init(

@@ -288,7 +288,7 @@ struct VoiceRoutingFile: ParsableCommand {
             statistics.append(statistic)
           }
           if roomToneEvery > 0 && index % roomToneEvery == 0 {
-            let level = Double.random(in: -75 ... -55, using: &random)
+            let level = Double.random(in: Signal.roomQuietLevels, using: &random)
             if let statistic = features.routingStatistic(Signal.overRoomTone(samples, level: level, random: &random)) {
               statistics.append(statistic)
             }

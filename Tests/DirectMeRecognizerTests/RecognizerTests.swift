@@ -154,8 +154,7 @@ struct RecognizerSpeechTests {
         let file = folder.appendingPathComponent("\(voice.name)-\(direction).wav")
         try TestSupport.speak(direction.rawValue, voice: voice, to: file, pad: 0.3)
         let samples = try AudioFileSource.readAll(path: file.path)
-        let tone = Signal.whiteNoise(Double(samples.count) / 16_000 + 0.01, level: -70, random: &random)
-        try AudioFileWriter.write(samples: zip(samples, tone).map { Int16(clamping: Int($0) + Int($1)) }, to: file.path)
+        try AudioFileWriter.write(samples: Signal.overRoomTone(samples, level: -70, random: &random), to: file.path)
         let heard = try directions(in: file, recognizer: recognizer).directions
         if heard != [direction] { wrong.append("\(voice) \"\(direction)\": \(heard)") }
       }
