@@ -362,6 +362,25 @@ __attribute__((target("avx2"))) static void distances_avx2(int n, int len, mfcc_
 }
 #endif
 
+#if defined(__x86_64__)
+/* eval_cb's pass over the codewords, eight at a time (see `eval_codebook`); returns how
+ * many it went through. */
+__attribute__((target("avx2"))) static int select_topn_avx2(topn_t *topn, int max_topn, int n, mfcc_t const *dist) {
+  topn_t const *worst = topn + (max_topn - 1);
+  int cw = 0;
+  for (; cw + 8 <= n; cw += 8) {
+    __m256 eight = _mm256_loadu_ps(dist + cw);
+    int mask = _mm256_movemask_ps(_mm256_cmp_ps(eight, _mm256_set1_ps((mfcc_t)worst->score), _CMP_GE_OQ));
+    while (mask) {
+      int k = __builtin_ctz(mask);
+      mask &= mask - 1;
+      consider(topn, max_topn, cw + k, dist[cw + k]);
+    }
+  }
+  return cw;
+}
+#endif
+
 /* Top-N codewords of one codebook and stream: pocketsphinx's eval_topn, then eval_cb. Its
  * early exits (a codeword whose partial score falls under the worst kept) change nothing:
  * the partial scores only fall. Here every codeword's score is computed in one pass. */
@@ -394,10 +413,11 @@ static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const
   /* eval_topn: the previous frame's top codewords first, in their new order (their scores
    * are the same floats a codeword-by-codeword evaluation gives: same operations, same order). */
   for (int i = 0; i < s->max_topn; ++i) insertion_sort_topn(topn, i, (int32_t)dist[topn[i].cw]);
-  /* The worst kept only gets better as codewords come in: a run of four all under it now
-   * holds no codeword to keep. */
+  /* The worst kept only gets better as codewords come in: a run of four (eight) all under
+   * it now holds no codeword to keep. */
   int cw = 0;
 #if defined(__x86_64__)
+  if (s->avx2) cw = select_topn_avx2(topn, s->max_topn, n, dist);
   topn_t const *worst = topn + (s->max_topn - 1);
   for (; cw + 4 <= n; cw += 4) {
     __m128 four = _mm_loadu_ps(dist + cw);
