@@ -377,7 +377,14 @@ public struct CorpusBuilder {
     "play some music", "it is raining", "good night", "where are my keys", "the light is bright", "stop",
   ]
 
+  /// Sounds people make while thinking or reacting, not words and not commands: they must
+  /// move nothing. ("uh" and "ah" are a vowel, "up" that vowel and a stop.)
+  public static let hesitations = [
+    "uh", "um", "ah", "oh", "hmm", "huh", "uh huh", "uh oh", "mm hmm", "ha ha", "oops", "whoa",
+  ]
+
   public static let syntheticCommands = "synthetic speech, commands"
+  public static let syntheticHesitations = "synthetic speech, hesitations (uh, um, ah, ...)"
   public static let syntheticOther = "synthetic speech, not commands"
   public static let syntheticCarriers = "synthetic speech, one carrier word"
 
@@ -420,6 +427,7 @@ public struct CorpusBuilder {
       items += try said(Self.commandPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticCommands)
       items += try said(Self.carrierPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticCarriers)
       items += try said(others, by: voice, voiceIndex, every: 3, as: Self.syntheticOther)
+      items += try said(Self.hesitations.map { ($0, []) }, by: voice, voiceIndex, every: 2, as: Self.syntheticHesitations)
     }
     // Voices not heard in adaptation: a third of the command phrases (carried or not) and a
     // quarter of the other phrases each.
