@@ -433,9 +433,10 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   /// most 0.0005, a thousandth of the smallest spread (0.53, the statistic's rate of change),
   /// far below any distance that decides a routing.
   public func json() throws -> Data {
+    let threeDecimals = { (references: [[Double]]) in references.map { $0.map { ($0 * 1e3).rounded() / 1e3 } } }
     var rounded = self
-    rounded.people = people.map { $0.map { ($0 * 1e3).rounded() / 1e3 } }
-    rounded.voices = voices.map { $0.map { ($0 * 1e3).rounded() / 1e3 } }
+    rounded.people = threeDecimals(people)
+    rounded.voices = threeDecimals(voices)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(rounded) + Data("\n".utf8)
