@@ -38,7 +38,11 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// (Chosen on the training set's speakers: `-wip 1e-5` found one command word in 92% of
   /// clips against 67% with the defaults, but dropped short words from sequences (36.7% of
   /// sequences right); `1e-3` keeps them (73.3%) and tunes to 87.5% right at 4.9% false
-  /// alarms on the tuning speakers, against 84.9% at 5.0%.)
+  /// alarms on the tuning speakers, against 84.9% at 5.0%.) Left at pocketsphinx's defaults,
+  /// measured 2026-11-27 (`directme-bench accuracy`, `directme replay` of a 5.1-minute
+  /// recording): `-ds 2` (codebooks scored every other frame) checking speakers 92.4% / 4.3%
+  /// -> 89.6% / 5.3% for a replay at most 5% faster (6.60-6.70 s against 6.69-7.06 s), `-topn
+  /// 2` (two codewords per codebook) -> 90.4% / 5.1%, no faster (6.92-7.05 s).
   public var finalDecoderOptions: [String: String] = [
     "-compallsen": "yes", "-wip": "1e-3", "-silprob": "0.5", "-fillprob": "0.5",
     "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60",
