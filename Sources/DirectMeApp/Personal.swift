@@ -259,7 +259,11 @@ public struct PersonalizeJob {
           try routing.json().write(to: staging.appendingPathComponent(VoiceRouting.fileName), options: .atomic)
         }
       }
-      try personal.detector.json().write(to: staging.appendingPathComponent("detector.json"), options: .atomic)
+      // The base model's second opinion (see `Detector.SecondOpinion`) is not asked about a
+      // model adapted to its owner's voice: that model is to hear them better than the base.
+      var written = personal.detector
+      written.secondOpinion = nil
+      try written.json().write(to: staging.appendingPathComponent("detector.json"), options: .atomic)
       output.line(
         String(
           format: "operating point: %.2f (DirectMe's: %.2f)%@", personal.detector.threshold, detector.threshold,

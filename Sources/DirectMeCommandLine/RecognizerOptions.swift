@@ -126,7 +126,23 @@ public struct RecognizerOptions: ParsableArguments {
 
   public func makeRecognizer() throws -> PocketSphinxRecognizer {
     try checkPersonalModel()
+    var configuration = configuration
+    configuration.secondOpinion = try secondOpinion(of: loadDetector())
     return try PocketSphinxRecognizer(configuration: configuration)
+  }
+
+  /// What the recognizer asks the model `detector`'s model was adapted from (see
+  /// `Detector.SecondOpinion`): command words whose margins give a confidence from the
+  /// lowest that can act (the operating point, or a companion's) to the opinion's bound.
+  public func secondOpinion(of detector: Detector) throws -> RecognizerConfiguration.SecondOpinionRequest? {
+    guard let second = detector.secondOpinion else { return nil }
+    guard let base = AcousticModelFiles.baseModel(of: modelFolder) else {
+      throw Failure("\(detectorFile ?? modelFolder): asks for second opinions, but \(modelFolder) names no model it was adapted from (adaptation.json)")
+    }
+    let lowest = min(threshold ?? detector.threshold, detector.companionThreshold ?? 1, detector.rescueThreshold)
+    let words = Set(Vocabulary.standard.commands.keys)
+    return RecognizerConfiguration.SecondOpinionRequest(
+      model: base, asked: Dictionary(uniqueKeysWithValues: words.map { ($0, second.askedMargins(for: $0, of: detector, lowest: lowest)) }))
   }
 }
 

@@ -307,7 +307,10 @@ public struct Interpreter: Sendable {
     guard let margin = segment.margin else { return segment.confidence }
     let detector = settings.detector
     guard detector.gate.passes(result.signal, word: segment) else { return 0 }
-    return detector.calibration(for: segment.word).confidence(margin: margin, duration: weighedDuration(index, of: spoken))
+    let confidence = detector.calibration(for: segment.word).confidence(margin: margin, duration: weighedDuration(index, of: spoken))
+    // The model it was adapted from hears another command there: refused.
+    if let second = detector.secondOpinion, !second.stands(segment, confidence: confidence, signal: result.signal) { return 0 }
+    return confidence
   }
 
   /// Whether the word at `index` has a carrier word right before or after it (within 30 ms).

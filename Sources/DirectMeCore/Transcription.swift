@@ -21,6 +21,20 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// For a command word of the commands reading: the longest steady voiced run within its
   /// time, seconds (every command word holds a vowel). Set by the listening pipeline.
   public var voiced: Double?
+  /// For a command word of the commands reading, when the recognizer asked a second model
+  /// (`RecognizerConfiguration.secondOpinion`): the command word that model hears in the
+  /// same stretch of audio, and its margin there.
+  public var secondOpinion: SecondOpinion?
+
+  /// A second acoustic model's reading of a command word's stretch (see `Detector.SecondOpinion`).
+  public struct SecondOpinion: Hashable, Sendable, Codable {
+    public var word: String
+    public var margin: Double
+    public init(word: String, margin: Double) {
+      self.word = word
+      self.margin = margin
+    }
+  }
 
   public init(
     word: String, start: Double, end: Double, score: Double = 0, confidence: Double? = nil, margin: Double? = nil,

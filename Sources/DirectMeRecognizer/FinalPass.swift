@@ -28,17 +28,22 @@ extension PocketSphinxRecognizer {
     if let routing = voice.map({ $0.matches ? routing : otherVoicesRouting }) ?? routing,
       routing.routes(routingStatistic)
     {
-      final = try routedVoicesDecoder(routing.model)
+      final = try laterDecoder(routing.model)
       routed = routing.name
     }
-    var result = try finalPass(on: final, heard: heard)
+    // Only the model's own decisions are checked by a second opinion (not a personal model's
+    // in its owner's voice, nor the routed voices' model's).
+    var result = try finalPass(on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil)
     result.voice = voice
     result.voiceModel = routed
     return result
   }
 
-  /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum).
-  private func finalPass(on final: Decoder, heard: [Int16]) throws -> RecognitionResult {
+  /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum);
+  /// `asking`: the second opinion to ask about unsure command words, if any.
+  private func finalPass(on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?) throws
+    -> RecognitionResult
+  {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it); pauses and voicing are measured on `heard`, not cleaned.
     var scores = ScoreCache(audio: configuration.denoiser?.cleaned(heard) ?? heard)
@@ -51,7 +56,7 @@ extension PocketSphinxRecognizer {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
     return RecognitionResult(
-      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard), start: 0, end: duration)
+      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard, asking: asking), start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -125,10 +130,13 @@ extension PocketSphinxRecognizer {
   /// reading with each command word replaced by the other word heard in its stretch.
   ///
   /// Pauses and voiced stretches are measured on `heard`, the utterance's audio without a
-  /// mains hum (not cleaned of noise).
+  /// mains hum (not cleaned of noise). A command word whose margin lies where `asking` asks
+  /// is decoded again, its stretch and rules the same, by the second opinion's model.
   func verify(
-    _ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache, heard: [Int16]
+    _ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache, heard: [Int16],
+    asking: RecognizerConfiguration.SecondOpinionRequest? = nil
   ) throws -> [Transcription] {
+    var secondScores = ScoreCache(audio: scores.audio)
     let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
     let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
     let end = Double(audio.count) / Double(Self.sampleRate)
@@ -194,8 +202,9 @@ extension PocketSphinxRecognizer {
         if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
       }
       let stretch = sampleRange(from: low, to: high)
-      var command = try scores.decode(stretch, search: carried ? Search.carriedDirection : Search.direction, on: decoder)
-      var other = try scores.decode(stretch, search: carried ? Search.carriedGarbage : Search.garbage, on: decoder)
+      var searches = carried ? (Search.carriedDirection, Search.carriedGarbage) : (Search.direction, Search.garbage)
+      var command = try scores.decode(stretch, search: searches.0, on: decoder)
+      var other = try scores.decode(stretch, search: searches.1, on: decoder)
       // A lone "go" before the command ("go up") is carried only when the carried reading
       // is clearly the better one, the other words are not "go" alone (or "go go"), and the
       // command is a syllable of its own (`dip`): a "go" said alone, read as "go" and a
@@ -215,6 +224,7 @@ extension PocketSphinxRecognizer {
       {
         command = carriedCommand
         other = carriedOther
+        searches = (Search.carriedDirection, Search.carriedGarbage)
       }
       // A lone command word (carriers or not) the commands reading drew out over a long
       // sound is as often a sentence ("what time is it" read as one long "right", "good
@@ -244,6 +254,10 @@ extension PocketSphinxRecognizer {
       marked.segments[keep].word = said ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       marked.segments[keep].margin = margin
+      if let asking, let said, command != nil, other != nil, asking.asked[said]?.contains(margin) == true {
+        marked.segments[keep].secondOpinion = try secondOpinion(
+          on: stretch, searches: searches, model: asking.model, scores: &secondScores)
+      }
       // In the command word's place, so the two readings line up word for word.
       others.segments[keep] = otherWord(in: other, start: first.start, end: last.end, score: first.score)
       for extra in slot.dropFirst() {
@@ -276,6 +290,19 @@ extension PocketSphinxRecognizer {
     }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
+  }
+
+  /// The command word `model` hears in `stretch` with the rules `searches` (one command
+  /// word, one other word), and its margin; nil when either finds nothing.
+  private func secondOpinion(
+    on stretch: Range<Int>, searches: (String, String), model: String, scores: inout ScoreCache
+  ) throws -> WordSegment.SecondOpinion? {
+    let decoder = try laterDecoder(model)
+    guard let command = try scores.decode(stretch, search: searches.0, on: decoder),
+      let word = command.segments.first(where: { configuration.commandWords.contains($0.word) })?.word,
+      let other = try scores.decode(stretch, search: searches.1, on: decoder)
+    else { return nil }
+    return WordSegment.SecondOpinion(word: word, margin: command.score - other.score)
   }
 
   /// The utterance's samples from `from` to `to` seconds, clamped to what there is.

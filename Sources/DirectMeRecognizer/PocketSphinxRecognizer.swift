@@ -35,8 +35,9 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// absolute path.
   let routing: VoiceRouting?
   let otherVoicesRouting: VoiceRouting?
-  /// The routed voices' final-pass decoders, by model folder, once loaded.
-  private var routedDecoders: [String: Decoder] = [:]
+  /// Final-pass decoders of other models (the routed voices', the second opinion's), by
+  /// model folder, once loaded.
+  private var laterDecoders: [String: Decoder] = [:]
   /// Measures each utterance's voice, for the voice check and the routing.
   let voiceFeatures: VoiceFeatures?
 
@@ -84,6 +85,16 @@ public final class PocketSphinxRecognizer: Recognizer {
       return routing
     }
     routing = try loadRouting(configuration.acousticModel)
+    if let second = configuration.secondOpinion, configuration.finalPass == .batch {
+      var asked = configuration
+      asked.acousticModel = second.model
+      do {
+        try Self.validateFiles(of: asked)
+      } catch let error as ConfigurationError {
+        throw ConfigurationError(
+          file: configuration.acousticModel, problem: "the model asked for second opinions is unusable (\(error))")
+      }
+    }
     otherVoicesRouting = try profile.flatMap { try loadRouting($0.otherVoicesModel) }
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
     if configuration.finalPass == .batch {
@@ -153,10 +164,11 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// accent that people's "done" or "don't" would match too.
   static let routedPronunciations = "pronunciations.dict"
 
-  /// The final-pass decoder of the routed voices' model, loaded the first time an utterance
-  /// goes to it (most sessions never need it: its memory is not spent for nothing).
-  func routedVoicesDecoder(_ routedModel: String) throws -> Decoder {
-    if let decoder = routedDecoders[routedModel] { return decoder }
+  /// A final-pass decoder of another model (the routed voices', the second opinion's),
+  /// loaded the first time an utterance needs it (many sessions never do: its memory is not
+  /// spent for nothing).
+  func laterDecoder(_ routedModel: String) throws -> Decoder {
+    if let decoder = laterDecoders[routedModel] { return decoder }
     var loading = configuration
     loading.acousticModel = routedModel
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
@@ -168,7 +180,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
       rules: Search.finalRules, deferred: Search.deferredFinalRules)
-    routedDecoders[routedModel] = decoder
+    laterDecoders[routedModel] = decoder
     return decoder
   }
 

@@ -51,6 +51,20 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   public var streamingDecoderOptions: [String: String] = ["-maxhmmpf": "1000"]
   /// The grammar's words that are commands.
   public var commandWords: Set<String>
+  /// A second model the final pass asks about command words whose margin lies in their
+  /// range of `asked` (nil: none; see `Detector.SecondOpinion`).
+  public var secondOpinion: SecondOpinionRequest?
+
+  public struct SecondOpinionRequest: Hashable, Sendable {
+    /// The model's folder.
+    public var model: String
+    /// By command word, the margins at which it is asked.
+    public var asked: [String: Range<Double>]
+    public init(model: String, asked: [String: Range<Double>]) {
+      self.model = model
+      self.asked = asked
+    }
+  }
   /// Cleans steady background noise out of an utterance before the final pass decodes it
   /// (nil: the decoder hears the audio as it came).
   public var denoiser: Denoiser? = Denoiser()

@@ -217,12 +217,13 @@ struct AccuracyBench: ParsableCommand {
           segment.word
             + (segment.margin.map {
               String(
-                format: "(m %.1f, c %.2f)", $0,
+                format: "(m %.1f, c %.2f", $0,
                 interpreter.confidence(ofWordAt: index, in: words, result: result) ?? 0)
+                + (segment.secondOpinion.map { String(format: ", base: %@ %.1f", $0.word, $0.margin) } ?? "") + ")"
             } ?? "")
         }.joined(separator: " ")
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""
-        let voiced = result.signal.map { String(format: ", voiced %.0f ms", $0.longestVoiced * 1000) } ?? ""
+        let voiced = result.signal.map { String(format: ", voiced %.0f ms, range %.0f dB, all voiced %.0f ms", $0.longestVoiced * 1000, $0.dynamicRange, $0.voiced * 1000) } ?? ""
         let model = result.voiceModel.map { ", \($0) model" } ?? ""
         return commands + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + model + ")"
       }.joined(separator: " | ")

@@ -350,3 +350,46 @@ struct PhraseDurationTests {
     #expect(interpreter.interpret(result([("go", 0, 0.5), ("up", 0.5, 0.58), ("now", 0.58, 1.0)])).directions.isEmpty)
   }
 }
+
+@Suite("Interpreter with a detector, the base model's second opinion")
+struct SecondOpinionTests {
+  /// Confidence 0.5 at a margin of 0 (slope 0.1): 0.6 at +4.1, 0.9 at +22.
+  let interpreter: Interpreter = {
+    var detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
+      gate: .open, threshold: 0.6, rescueThreshold: 0.6)
+    detector.secondOpinion = Detector.SecondOpinion(words: ["up"], below: 0.9, maximumOtherVoicing: 0.2)
+    return Interpreter(settings: InterpreterSettings(detector: detector))
+  }()
+
+  func result(_ word: String = "up", margin: Double, base: WordSegment.SecondOpinion?, voiced: Double = 0.35) -> RecognitionResult {
+    var segment = WordSegment(word: word, start: 0.2, end: 0.6, score: -20, margin: margin)
+    segment.secondOpinion = base
+    return RecognitionResult(
+      transcriptions: [Transcription(segments: [segment], score: -20)], start: 0, end: 1,
+      signal: SignalEvidence(voiced: voiced, longestVoiced: 0.3, dynamicRange: 40))
+  }
+
+  @Test("an unsure \"up\" the base model hears as another command is refused; a sure one, one amid other voices, or another word is not")
+  func refusal() {
+    let right = WordSegment.SecondOpinion(word: "right", margin: -10)
+    #expect(interpreter.interpret(result(margin: 10, base: nil)).directions == [.up])
+    #expect(interpreter.interpret(result(margin: 10, base: right)).directions.isEmpty)
+    #expect(interpreter.interpret(result(margin: 10, base: right)).rejection != nil)
+    // The base model agrees, however unsure.
+    #expect(interpreter.interpret(result(margin: 10, base: .init(word: "up", margin: -200))).directions == [.up])
+    // Sure enough not to ask (0.9 and over); half a second of other voicing (babble); not asked of "down".
+    #expect(interpreter.interpret(result(margin: 30, base: right)).directions == [.up])
+    #expect(interpreter.interpret(result(margin: 10, base: right, voiced: 0.8)).directions == [.up])
+    #expect(interpreter.interpret(result("down", margin: 10, base: right)).directions == [.down])
+  }
+
+  @Test("the margins asked about run from the lowest confidence that can act to the opinion's bound, for its words only")
+  func askedMargins() {
+    let detector = interpreter.settings.detector
+    let asked = detector.secondOpinion!.askedMargins(for: "up", of: detector, lowest: 0.4)
+    #expect(abs(asked.lowerBound - -4.055) < 0.01)
+    #expect(abs(asked.upperBound - 21.97) < 0.01)
+    #expect(detector.secondOpinion!.askedMargins(for: "down", of: detector, lowest: 0.4).isEmpty)
+  }
+}

@@ -162,6 +162,27 @@ struct RecognizerSpeechTests {
     #expect(wrong.isEmpty, "\(wrong.count) of 16 wrong: \(wrong.joined(separator: "; "))")
   }
 
+  @Test("a second model reads a command word's stretch when its margin lies where it is asked, and only then")
+  func secondOpinion() throws {
+    // The stock model decides (no routing there) and the shipped one gives the second opinion.
+    let folder = try TestSupport.temporaryFolder("second")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("down.wav")
+    try TestSupport.speak("down", voice: voices[0], to: file)
+    func heard(asked: Range<Double>) throws -> [WordSegment] {
+      var configuration = RecognizerConfiguration(grammar: grammar)
+      configuration.secondOpinion = .init(model: shippedModel, asked: ["down": asked, "up": asked, "left": asked, "right": asked])
+      let result = try directions(in: file, recognizer: try PocketSphinxRecognizer(configuration: configuration))
+      return result.utterances.flatMap { $0.result.commandsReading?.segments ?? [] }.filter { $0.margin != nil }
+    }
+    let asked = try heard(asked: -1e9..<1e9)
+    #expect(!asked.isEmpty)
+    #expect(asked.allSatisfy { $0.secondOpinion.map { Vocabulary.standard.commands[$0.word] != nil } == true }, "\(asked)")
+    #expect(asked.contains { $0.secondOpinion?.word == "down" }, "\(asked)")
+    let notAsked = try heard(asked: 1e8..<1e9)
+    #expect(!notAsked.isEmpty && notAsked.allSatisfy { $0.secondOpinion == nil })
+  }
+
   @Test("a command with one carrier word after it, or a lone \"move\" before it, becomes its direction")
   func oneCarrier() throws {
     // Decoded with the stretch's carrier left to <direction> alone, "down please" failed for
@@ -443,7 +464,7 @@ struct CompanionDictionaryTests {
     // not hear people's "done" as "down".
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
     #expect(try #require(recognizer.final).pronunciations(of: "down") == [["D", "AW", "N"]])
-    let routed = try recognizer.routedVoicesDecoder(shippedModel + "/synthetic-voices")
+    let routed = try recognizer.laterDecoder(shippedModel + "/synthetic-voices")
     #expect(routed.pronunciations(of: "down") == [["D", "AW", "N"], ["D", "AH", "UW", "N"]])
     #expect(routed.pronunciations(of: "off") == [["AO", "F"], ["AA", "F"]], "the grammar's companion dictionary as well")
   }
