@@ -61,39 +61,22 @@ public final class PocketSphinxRecognizer: Recognizer {
     let finalLoaded = DispatchSemaphore(value: 0)
     let profile = try VoiceProfile.load(modelFolder: configuration.acousticModel)
     if let profile {
-      var other = configuration
-      other.acousticModel = profile.otherVoicesModel
-      do {
-        try Self.validateFiles(of: other)
-      } catch let error as ConfigurationError {
-        throw ConfigurationError(
-          file: configuration.acousticModel + "/" + VoiceProfile.fileName,
-          problem: "the model for other voices it names is unusable (\(error))")
-      }
+      try Self.validate(
+        model: profile.otherVoicesModel, of: configuration, namedIn: configuration.acousticModel + "/" + VoiceProfile.fileName,
+        as: "the model for other voices it names")
     }
     func loadRouting(_ folder: String) throws -> VoiceRouting? {
       guard configuration.finalPass == .batch, var routing = try VoiceRouting.load(modelFolder: folder) else { return nil }
       routing.model = routing.modelPath(in: folder)
-      var routed = configuration
-      routed.acousticModel = routing.model
-      do {
-        try Self.validateFiles(of: routed)
-      } catch let error as ConfigurationError {
-        throw ConfigurationError(
-          file: folder + "/" + VoiceRouting.fileName, problem: "the model for \(routing.name) voices it names is unusable (\(error))")
-      }
+      try Self.validate(
+        model: routing.model, of: configuration, namedIn: folder + "/" + VoiceRouting.fileName,
+        as: "the model for \(routing.name) voices it names")
       return routing
     }
     routing = try loadRouting(configuration.acousticModel)
     if let second = configuration.secondOpinion, configuration.finalPass == .batch {
-      var asked = configuration
-      asked.acousticModel = second.model
-      do {
-        try Self.validateFiles(of: asked)
-      } catch let error as ConfigurationError {
-        throw ConfigurationError(
-          file: configuration.acousticModel, problem: "the model asked for second opinions is unusable (\(error))")
-      }
+      try Self.validate(
+        model: second.model, of: configuration, namedIn: configuration.acousticModel, as: "the model asked for second opinions")
     }
     otherVoicesRouting = try profile.flatMap { try loadRouting($0.otherVoicesModel) }
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
@@ -149,6 +132,18 @@ public final class PocketSphinxRecognizer: Recognizer {
     initialMean = streaming.cepstralMean
   }
 
+  /// Checks that `configuration` works with `model` as its acoustic model; if not, the error
+  /// names `file` (where the model was named) and says `what` the model is.
+  private static func validate(model: String, of configuration: RecognizerConfiguration, namedIn file: String, as what: String) throws {
+    var other = configuration
+    other.acousticModel = model
+    do {
+      try validateFiles(of: other)
+    } catch let error as ConfigurationError {
+      throw ConfigurationError(file: file, problem: "\(what) is unusable (\(error))")
+    }
+  }
+
   private static func makeDecoder(_ configuration: RecognizerConfiguration, extra: [String: String] = [:]) throws -> Decoder {
     let decoder = try Decoder(
       options: configuration.initOptions(extra),
@@ -167,20 +162,20 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// A final-pass decoder of another model (the routed voices', the second opinion's),
   /// loaded the first time an utterance needs it (many sessions never do: its memory is not
   /// spent for nothing).
-  func laterDecoder(_ routedModel: String) throws -> Decoder {
-    if let decoder = laterDecoders[routedModel] { return decoder }
+  func laterDecoder(_ model: String) throws -> Decoder {
+    if let decoder = laterDecoders[model] { return decoder }
     var loading = configuration
-    loading.acousticModel = routedModel
+    loading.acousticModel = model
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
     defer { try? FileManager.default.removeItem(atPath: loading.dictionary) }
     let decoder = try Self.makeDecoder(loading, extra: loading.finalDecoderOptions)
     // Pronunciations only the routed voices use (synthetic voices' accents), beside their model.
-    let pronunciations = routedModel + "/" + Self.routedPronunciations
+    let pronunciations = model + "/" + Self.routedPronunciations
     if FileManager.default.fileExists(atPath: pronunciations) { try decoder.addWords(from: pronunciations) }
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
       rules: Search.finalRules, deferred: Search.deferredFinalRules)
-    laterDecoders[routedModel] = decoder
+    laterDecoders[model] = decoder
     return decoder
   }
 
