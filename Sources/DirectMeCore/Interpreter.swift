@@ -78,6 +78,9 @@ public enum Rejection: Hashable, Sendable, Codable {
   case lowConfidence(heard: [String], confidence: Double, threshold: Double)
   /// Commands were buried in too much other speech to be meant as commands.
   case tooMuchOtherSpeech(heard: [String], otherWords: Int, limit: Int)
+  /// An unsure command word (`word`, at `confidence`) that the model the detector's model was
+  /// adapted from hears as another command (`baseHeard`): the second opinion refused it.
+  case overruled(heard: [String], word: String, confidence: Double, baseHeard: String)
 
   /// A short human-readable reason.
   public var reason: String {
@@ -92,6 +95,8 @@ public enum Rejection: Hashable, Sendable, Codable {
       "not sure enough of \"\(heard.joined(separator: " "))\" (confidence \(confidence.formatted(digits: 2)) < \(threshold.formatted(digits: 2)))"
     case .tooMuchOtherSpeech(let heard, let other, let limit):
       "too much other speech around the command: \"\(heard.joined(separator: " "))\" (\(other) other words > \(limit))"
+    case .overruled(_, let word, let confidence, let baseHeard):
+      "second opinion: the base model hears \"\(baseHeard)\" where \"\(word)\" was heard (confidence \(confidence.formatted(digits: 2)))"
     }
   }
 
@@ -103,6 +108,7 @@ public enum Rejection: Hashable, Sendable, Codable {
     case .notACommand: "not-a-command"
     case .lowConfidence: "low-confidence"
     case .tooMuchOtherSpeech: "too-much-other-speech"
+    case .overruled: "overruled"
     }
   }
 }
@@ -221,14 +227,15 @@ public struct Interpreter: Sendable {
     var voiced = false
 
     var instructions: [Instruction] = []
-    var unsure: [(word: String, confidence: Double)] = []
+    var unsure: [(word: String, confidence: Double, overruledBy: String?)] = []
     var companions: [Instruction] = []
     var otherWords = 0
     for (index, segment) in spoken.enumerated() {
       if let direction = vocabulary.direction(of: segment.word) {
         let passes = detector.gate.passes(result.signal, word: segment)
         voiced = voiced || passes
-        let confidence = confidence(ofWordAt: index, in: spoken, result: result)
+        let assessed = assess(wordAt: index, in: spoken, result: result)
+        let confidence = assessed.confidence
         guard let confidence, confidence < settings.threshold else {
           instructions.append(
             Instruction(
@@ -251,7 +258,9 @@ public struct Interpreter: Sendable {
             Instruction(
               direction: direction, heard: segment.word, start: segment.start, end: segment.end, confidence: confidence))
         }
-        unsure.append((segment.word, confidence))
+        // Overruled only when sure enough without the second opinion; otherwise, too unsure.
+        let overruled = assessed.detected >= settings.threshold ? assessed.overruledBy : nil
+        unsure.append((segment.word, assessed.detected, overruled))
       } else if vocabulary.isCarrier(segment.word) {
         continue
       } else if result.commandsReading == nil, let rescue = rescue(segment, in: result) {
@@ -290,6 +299,11 @@ public struct Interpreter: Sendable {
         return Interpretation(instructions: [], rejection: .noVoice)
       }
       if let most = unsure.max(by: { $0.confidence < $1.confidence }) {
+        if let baseHeard = most.overruledBy {
+          return Interpretation(
+            instructions: [],
+            rejection: .overruled(heard: heard, word: most.word, confidence: most.confidence, baseHeard: baseHeard))
+        }
         return Interpretation(
           instructions: [],
           rejection: .lowConfidence(heard: heard, confidence: most.confidence, threshold: settings.threshold))
@@ -303,14 +317,25 @@ public struct Interpreter: Sendable {
   /// words of `result`'s commands reading): its margin calibrated with its weighed duration;
   /// 0 when the word holds no voice. Without a margin, the recognizer's own confidence, if any.
   public func confidence(ofWordAt index: Int, in spoken: [WordSegment], result: RecognitionResult) -> Double? {
+    assess(wordAt: index, in: spoken, result: result).confidence
+  }
+
+  /// The command word at `index`'s confidence (as `confidence(ofWordAt:in:result:)`), and when
+  /// the base model's second opinion overrules it (confidence 0): the calibrated confidence
+  /// it had (`detected`) and the command the base model heard instead (`overruledBy`).
+  private func assess(
+    wordAt index: Int, in spoken: [WordSegment], result: RecognitionResult
+  ) -> (confidence: Double?, detected: Double, overruledBy: String?) {
     let segment = spoken[index]
-    guard let margin = segment.margin else { return segment.confidence }
+    guard let margin = segment.margin else { return (segment.confidence, segment.confidence ?? 0, nil) }
     let detector = settings.detector
-    guard detector.gate.passes(result.signal, word: segment) else { return 0 }
+    guard detector.gate.passes(result.signal, word: segment) else { return (0, 0, nil) }
     let confidence = detector.calibration(for: segment.word).confidence(margin: margin, duration: weighedDuration(index, of: spoken))
     // The model it was adapted from hears another command there: refused.
-    if let second = detector.secondOpinion, !second.stands(segment, confidence: confidence, signal: result.signal) { return 0 }
-    return confidence
+    if let second = detector.secondOpinion, !second.stands(segment, confidence: confidence, signal: result.signal) {
+      return (0, confidence, segment.secondOpinion?.word)
+    }
+    return (confidence, confidence, nil)
   }
 
   /// Whether the word at `index` has a carrier word right before or after it (within 30 ms).

@@ -375,7 +375,18 @@ struct SecondOpinionTests {
     let right = WordSegment.SecondOpinion(word: "right", margin: -10)
     #expect(interpreter.interpret(result(margin: 10, base: nil)).directions == [.up])
     #expect(interpreter.interpret(result(margin: 10, base: right)).directions.isEmpty)
-    #expect(interpreter.interpret(result(margin: 10, base: right)).rejection != nil)
+    // Refused with its own reason, naming what the base model heard.
+    let refused = interpreter.interpret(result(margin: 10, base: right)).rejection
+    #expect(refused?.code == "overruled")
+    guard case .overruled(let heard, let word, let confidence, let baseHeard) = refused else {
+      Issue.record("expected an overruled rejection, got \(String(describing: refused))")
+      return
+    }
+    #expect(heard == ["up"] && word == "up" && baseHeard == "right")
+    #expect(abs(confidence - 0.731) < 0.01)
+    #expect(refused?.reason == "second opinion: the base model hears \"right\" where \"up\" was heard (confidence 0.73)")
+    // An unsure word under the threshold is refused for that, not overruled.
+    #expect(interpreter.interpret(result(margin: 2, base: right)).rejection?.code == "low-confidence")
     // The base model agrees, however unsure.
     #expect(interpreter.interpret(result(margin: 10, base: .init(word: "up", margin: -200))).directions == [.up])
     // Sure enough not to ask (0.9 and over); half a second of other voicing (babble); not asked of "down".
