@@ -113,9 +113,13 @@ struct directme_senone_scorer {
   int n_mgau, n_feat, n_density, n_sen, max_topn, ds_ratio;
   int featlen[MAX_STREAMS];
   /* Means and precisions transposed, [codebook][stream][dimension][codeword], so that
-   * one dimension of every codeword of a codebook is one contiguous run. */
+   * one dimension of every codeword of a codebook is one contiguous run. `in_place`: in the
+   * model's own arrays (one run each, as pocketsphinx allocates them), transposed while the
+   * scorer is attached and given back in the model's layout when it leaves; otherwise copies. */
   mfcc_t *mean_t;
   mfcc_t *var_t;
+  int in_place;
+  mfcc_t *scratch; /* one [codebook][stream] block */
   size_t *block; /* start of [codebook][stream] in mean_t / var_t */
   /* Top-N codewords of every codebook and stream, carried from frame to frame: the frame's
    * slot of `ring`, which holds the last `n_hist` frames' as pocketsphinx's fast-match history
@@ -156,8 +160,44 @@ static int plausible(ptm_mirror const *ptm, acmod_head const *head) {
   return 1;
 }
 
+/* Whether `arrays` (the model's means or precisions) is one run of floats in
+ * [codebook][stream][codeword][dimension] order, each [codebook][stream] block where
+ * `block` places it. */
+static int contiguous(directme_senone_scorer const *s, mfcc_t ****arrays) {
+  mfcc_t const *base = arrays[0][0][0];
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f)
+      for (int cw = 0; cw < s->n_density; ++cw)
+        if (arrays[cb][f][cw] != base + s->block[cb * s->n_feat + f] + (size_t)cw * s->featlen[f]) return 0;
+  return 1;
+}
+
+/* Each [codebook][stream] block of `data` from [codeword][dimension] to [dimension][codeword]
+ * (`forward`), or back. */
+static void transpose(directme_senone_scorer *s, mfcc_t *data, int forward) {
+  size_t n = (size_t)s->n_density;
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f) {
+      size_t len = (size_t)s->featlen[f];
+      mfcc_t *block = data + s->block[cb * s->n_feat + f];
+      memcpy(s->scratch, block, len * n * sizeof(mfcc_t));
+      for (size_t cw = 0; cw < n; ++cw)
+        for (size_t j = 0; j < len; ++j) {
+          if (forward)
+            block[j * n + cw] = s->scratch[cw * len + j];
+          else
+            block[cw * len + j] = s->scratch[j * n + cw];
+        }
+    }
+}
+
 /* The model's means and precisions, transposed (after an MLLR transform too). */
 static void copy_gaussians(directme_senone_scorer *s) {
+  if (s->in_place) {
+    transpose(s, s->mean_t, 1);
+    transpose(s, s->var_t, 1);
+    return;
+  }
   gauden_mirror const *g = s->ptm->g;
   for (int cb = 0; cb < s->n_mgau; ++cb)
     for (int f = 0; f < s->n_feat; ++f) {
@@ -191,8 +231,11 @@ static void history_copy(directme_senone_scorer *s, int i, int in) {
 
 static void release(directme_senone_scorer *s) {
   free(s->block);
-  free(s->mean_t);
-  free(s->var_t);
+  if (!s->in_place) {
+    free(s->mean_t);
+    free(s->var_t);
+  }
+  free(s->scratch);
   free(s->ring);
   free(s->dist);
   free(s->cb_start);
@@ -209,6 +252,10 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
 
 static int hooked_transform(void *mgau, void *mllr) {
   directme_senone_scorer *s = ((hook_t *)((ptm_mirror *)mgau)->vt)->scorer;
+  if (s->in_place) {
+    transpose(s, s->mean_t, 0);
+    transpose(s, s->var_t, 0);
+  }
   int status = s->original->transform(mgau, mllr);
   copy_gaussians(s);
   return status;
@@ -238,8 +285,12 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
       s->block[cb * s->n_feat + f] = total;
       total += (size_t)s->featlen[f] * s->n_density;
     }
-  s->mean_t = malloc(total * sizeof(mfcc_t));
-  s->var_t = malloc(total * sizeof(mfcc_t));
+  int widest = 0;
+  for (int f = 0; f < s->n_feat; ++f) widest = s->featlen[f] > widest ? s->featlen[f] : widest;
+  s->scratch = malloc((size_t)widest * s->n_density * sizeof(mfcc_t));
+  s->in_place = s->block && contiguous(s, g->mean) && contiguous(s, g->var);
+  s->mean_t = s->in_place ? g->mean[0][0][0] : malloc(total * sizeof(mfcc_t));
+  s->var_t = s->in_place ? g->var[0][0][0] : malloc(total * sizeof(mfcc_t));
   s->n_hist = ptm->n_fast_hist;
   s->slot_size = (size_t)s->n_mgau * s->n_feat * s->max_topn;
   s->ring = malloc((size_t)s->n_hist * s->slot_size * sizeof(topn_t));
@@ -253,7 +304,7 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   s->row_scores = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->row_scores);
   s->ascores = malloc((size_t)s->n_sen * sizeof(int32_t));
   int *next = malloc((size_t)s->n_mgau * sizeof(int));
-  if (!s->block || !s->mean_t || !s->var_t || !s->ring || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active_ring
+  if (!s->block || !s->scratch || !s->mean_t || !s->var_t || !s->ring || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active_ring
       || !s->rows || !s->row_scores || !s->ascores || !next) {
     free(next);
     release(s);
@@ -290,8 +341,14 @@ void directme_senone_scorer_detach(directme_senone_scorer *s) {
   if (s == NULL) return;
   for (int i = 0; i < s->n_hist; ++i) history_copy(s, i, 0);
   if (s->ptm->vt == &s->hook.funcs) s->ptm->vt = s->original;
+  if (s->in_place) {
+    transpose(s, s->mean_t, 0);
+    transpose(s, s->var_t, 0);
+  }
   release(s);
 }
+
+int directme_senone_scorer_in_place(directme_senone_scorer const *s) { return s != NULL && s->in_place; }
 
 /* pocketsphinx's insertion_sort_topn: topn[i] takes score d and moves up past worse ones. */
 static void insertion_sort_topn(topn_t *topn, int i, int32_t d) {
@@ -303,16 +360,16 @@ static void insertion_sort_topn(topn_t *topn, int i, int32_t d) {
   topn[j + 1] = moving;
 }
 
-/* The log-likelihood of codeword `cw`, dimension after dimension in pocketsphinx's order
- * (det minus each dimension's weighted squared distance, in float). */
 /* One codeword's log-likelihood, dimension after dimension in pocketsphinx's order (det
- * minus each dimension's weighted squared distance, in float), from the model's own arrays. */
-static inline mfcc_t codeword_score(mfcc_t const *mean, mfcc_t const *var, mfcc_t det, int len, mfcc_t const *z) {
+ * minus each dimension's weighted squared distance, in float); its dimensions `stride` apart
+ * (1 in the model's layout, the codebook's size in the transposed one). */
+static inline mfcc_t codeword_score(mfcc_t const *mean, mfcc_t const *var, size_t stride, mfcc_t det, int len,
+                                    mfcc_t const *z) {
   mfcc_t d = det;
   for (int j = 0; j < len; ++j) {
-    mfcc_t diff = z[j] - mean[j];
+    mfcc_t diff = z[j] - mean[(size_t)j * stride];
     mfcc_t sqdiff = diff * diff;
-    mfcc_t compl = sqdiff * var[j];
+    mfcc_t compl = sqdiff * var[(size_t)j * stride];
     d = d - compl;
   }
   return d;
@@ -392,12 +449,10 @@ static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const
   mfcc_t const *var = s->var_t + s->block[cb * s->n_feat + f];
   mfcc_t const *det = g->det[cb][f];
   if (!full) {
-    /* eval_topn alone: the previous frame's top codewords scored again, from the model's arrays. */
-    mfcc_t const *model_mean = g->mean[cb][f][0];
-    mfcc_t const *model_var = g->var[cb][f][0];
+    /* eval_topn alone: the previous frame's top codewords scored again. */
     for (int i = 0; i < s->max_topn; ++i) {
       int cw = topn[i].cw;
-      mfcc_t d = codeword_score(model_mean + (size_t)cw * len, model_var + (size_t)cw * len, det[cw], len, z);
+      mfcc_t d = codeword_score(mean + cw, var + cw, (size_t)s->n_density, det[cw], len, z);
       insertion_sort_topn(topn, i, (int32_t)d);
     }
     return;

@@ -91,6 +91,8 @@ struct SenoneScoresTests {
     theirs.scoresItself = false
     ours.scoresItself = true
     #expect(ours.scoresItself, "the shipped model is one the scorer reads")
+    // Read in place, transposed: `theirs` had it too, and gave the model back as it was.
+    #expect(ours.scoresInPlace && !theirs.scoresInPlace)
     for decoder in [theirs, ours] { try decoder.select(search: "commands") }
     var clips = try spoken(["up", "please move the ninja down. then left.", "the brown town"], tag: "senscr-own")
     // Noise and near-silence too: every codebook's top Gaussians change from frame to frame,

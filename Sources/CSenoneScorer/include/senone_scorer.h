@@ -24,4 +24,8 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod);
 /// the decoder is freed.
 void directme_senone_scorer_detach(directme_senone_scorer *scorer);
 
+/// 1 when the scorer reads the model's own means and precisions (transposed in place while it
+/// is attached, given back as they were when it leaves), 0 when it holds a copy of them.
+int directme_senone_scorer_in_place(directme_senone_scorer const *scorer);
+
 #endif

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Files the process has mapped into memory (read from `/proc/self/maps`).
+enum MappedFile {
+  /// Lets the kernel take back the resident pages of every read-only mapping of `path`: they
+  /// are the file's, unchanged, and come back from the page cache when next read. pocketsphinx
+  /// maps a model's `mdef` (2.9 MB for en-us) and reads all of it once while loading
+  /// (building its senone tables), then only the few senone sequences the grammar's words
+  /// use; each decoder maps it again. Returns the bytes of the mappings released (0 when
+  /// there is none or the maps cannot be read).
+  @discardableResult
+  static func releasePages(of path: String) -> Int {
+    #if os(Linux)
+      guard let resolved = realpath(path, nil) else { return 0 }
+      let target = String(cString: resolved)
+      free(resolved)
+      guard let maps = procFile("/proc/self/maps") else { return 0 }
+      var released = 0
+      for line in maps.split(separator: "\n") {
+        // start-end perms offset dev inode path
+        let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+        guard fields.count == 6, fields[5].trimmingCharacters(in: .whitespaces) == target,
+          fields[1].hasPrefix("r"), !fields[1].contains("w")
+        else { continue }
+        let bounds = fields[0].split(separator: "-")
+        guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start,
+          let address = UnsafeMutableRawPointer(bitPattern: start)
+        else { continue }
+        if madvise(address, Int(end - start), MADV_DONTNEED) == 0 { released += Int(end - start) }
+      }
+      return released
+    #else
+      return 0
+    #endif
+  }
+
+  /// The whole text of a file of `/proc`, read until its end (Foundation reads such files,
+  /// whose size says 0, only as far as its first read: 4 KB).
+  static func procFile(_ path: String) -> String? {
+    #if os(Linux)
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return nil }
+      defer { close(descriptor) }
+      var bytes: [UInt8] = []
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { return nil }
+        if count == 0 { break }
+        bytes += chunk[..<count]
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    #else
+      return try? String(contentsOfFile: path, encoding: .utf8)
+    #endif
+  }
+}
