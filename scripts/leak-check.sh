@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Replays synthetic commands (one word, a carrier phrase, a sequence with early decisions,
 # other speech, an espeak-ng voice that the synthetic-voices model decodes, a sentence read as
-# one long command word) through
+# one long command word, and with the training set at hand a person's "go" whose unsure "up"
+# the stock model is asked about) through
 # `directme replay` under valgrind: exits 1 on any memory error or
 # memory definitely lost. Needs valgrind (apt-get install valgrind); about a minute.
 set -euo pipefail
@@ -28,6 +29,10 @@ files+=("$work/espeak.wav")
 espeak-ng -v en-us+f5 -s 130 -w "$work/raw-sentence.wav" "the light is bright"
 sox -R "$work/raw-sentence.wav" -r 16000 -c 1 -b 16 "$work/sentence.wav" pad 0.3 0.6
 files+=("$work/sentence.wav")
+# A person's "go" whose unsure "up" is read again by the stock model (the second opinion, loaded
+# on first use), when the training set is at hand.
+unsure="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}/sc/other/go_32a19ecf_nohash_0.wav"
+if [ -f "$unsure" ]; then files+=("$unsure"); else echo "leak-check: no $unsure, the second opinion is not exercised"; fi
 valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 --num-callers=30 \
   --log-file="$work/valgrind.log" .build/release/directme replay "${files[@]}" >/dev/null || {
   cat "$work/valgrind.log" >&2

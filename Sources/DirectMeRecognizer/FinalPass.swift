@@ -137,6 +137,8 @@ extension PocketSphinxRecognizer {
     asking: RecognizerConfiguration.SecondOpinionRequest? = nil
   ) throws -> [Transcription] {
     var secondScores = ScoreCache(audio: scores.audio)
+    // Pitch periods of the utterance's 10-ms frames, measured when a second opinion may be asked.
+    var periods: [Int]?
     let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
     let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
     let end = Double(audio.count) / Double(Self.sampleRate)
@@ -254,7 +256,11 @@ extension PocketSphinxRecognizer {
       marked.segments[keep].word = said ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       marked.segments[keep].margin = margin
-      if let asking, let said, command != nil, other != nil, asking.asked[said]?.contains(margin) == true {
+      // Not asked about a stretch without a voiced frame: the detector's gate refuses its word
+      // whatever is heard there (a cough, a noise burst read as "up").
+      if let asking, let said, command != nil, other != nil, asking.asked[said]?.contains(margin) == true,
+        Self.hasVoicedFrame(stretch, periods: &periods, of: heard)
+      {
         marked.segments[keep].secondOpinion = try secondOpinion(
           on: stretch, searches: searches, model: asking.model, scores: &secondScores)
       }
@@ -290,6 +296,17 @@ extension PocketSphinxRecognizer {
     }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
+  }
+
+  /// Whether a 10-ms frame of `stretch` (samples of `heard`) is voiced; `periods` holds the
+  /// utterance's pitch periods once measured.
+  static func hasVoicedFrame(_ stretch: Range<Int>, periods: inout [Int]?, of heard: [Int16]) -> Bool {
+    let measured = periods ?? SignalEvidence.pitchPeriods(heard, sampleRate: sampleRate)
+    periods = measured
+    let frame = sampleRate / 100
+    let first = stretch.lowerBound / frame
+    let end = min(measured.count, (stretch.upperBound + frame - 1) / frame)
+    return first < end && measured[first..<end].contains { $0 > 0 }
   }
 
   /// The command word `model` hears in `stretch` with the rules `searches` (one command

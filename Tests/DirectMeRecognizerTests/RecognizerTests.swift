@@ -181,6 +181,16 @@ struct RecognizerSpeechTests {
     #expect(asked.contains { $0.secondOpinion?.word == "down" }, "\(asked)")
     let notAsked = try heard(asked: 1e8..<1e9)
     #expect(!notAsked.isEmpty && notAsked.allSatisfy { $0.secondOpinion == nil })
+    // Noise read as commands, with no voiced frame: never asked (the gate refuses such words).
+    let noise = folder.appendingPathComponent("noise.wav")
+    let made = try TestSupport.run(["sox", "-n", "-r", "16000", "-b", "16", "-c", "1", noise.path, "synth", "2", "whitenoise", "vol", "0.05"])
+    try #require(made.status == 0, "sox: \(made.stderr)")
+    var configuration = RecognizerConfiguration(grammar: grammar)
+    configuration.secondOpinion = .init(model: shippedModel, asked: ["down": -1e9..<1e9, "up": -1e9..<1e9, "left": -1e9..<1e9, "right": -1e9..<1e9])
+    let inNoise = try directions(in: noise, recognizer: try PocketSphinxRecognizer(configuration: configuration)).utterances
+      .flatMap { $0.result.commandsReading?.segments ?? [] }.filter { $0.margin != nil }
+    #expect(!inNoise.isEmpty, "white noise is read as some command")
+    #expect(inNoise.allSatisfy { $0.secondOpinion == nil }, "\(inNoise)")
   }
 
   @Test("a command with one carrier word after it, or a lone \"move\" before it, becomes its direction")
