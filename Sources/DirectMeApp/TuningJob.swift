@@ -94,10 +94,10 @@ public struct TuningJob {
       if checkingScore.sequences > 0 { detector.notes["checking speakers, joined"] = TuneReport.joinedSummary(checkingScore) }
     }
     output.line(TuneReport.text(detector: detector, tuning: tuningScore, checking: checkingScore))
-    // A model adapted from another is asked the base's second opinion on unsure "up"s; its
-    // settings were measured with `directme-bench accuracy`, not learned here (the tuner's
+    // A model adapted from a stock one is asked the base's second opinion on unsure "up"s;
+    // its settings were measured with `directme-bench accuracy`, not learned here (the tuner's
     // figures above are without it).
-    if AcousticModelFiles.baseModel(of: configuration.acousticModel) != nil { detector.secondOpinion = .measured }
+    detector.secondOpinion = Detector.SecondOpinion.forModel(in: configuration.acousticModel)
 
     try detector.json().write(to: URL(fileURLWithPath: out), options: .atomic)
     if let report {

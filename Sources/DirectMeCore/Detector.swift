@@ -138,6 +138,15 @@ public struct Detector: Hashable, Sendable, Codable {
     /// checking speakers' other words moving the ninja 4.3% -> 2.8%, no command lost.
     public static let measured = SecondOpinion(words: ["up"], below: 0.9, maximumOtherVoicing: 0.2)
 
+    /// The second opinion a detector of the model in `folder` asks: the measured settings when
+    /// that model was adapted from one not adapted itself (the shipped model from Debian's);
+    /// none for a model not adapted, or adapted from an adapted one (a personal model's base,
+    /// the shipped model, is the eager one whose doubts the second opinion is for).
+    public static func forModel(in folder: String) -> SecondOpinion? {
+      guard let base = AcousticModelFiles.baseModel(of: folder), AcousticModelFiles.baseModel(of: base) == nil else { return nil }
+      return .measured
+    }
+
     /// Whether a command word of confidence `confidence` stands, given the second model's
     /// reading of its stretch and the audio's evidence.
     public func stands(_ word: WordSegment, confidence: Double, signal: SignalEvidence?) -> Bool {

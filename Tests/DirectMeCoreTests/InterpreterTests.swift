@@ -403,4 +403,22 @@ struct SecondOpinionTests {
     #expect(abs(asked.upperBound - 21.97) < 0.01)
     #expect(detector.secondOpinion!.askedMargins(for: "down", of: detector, lowest: 0.4).isEmpty)
   }
+
+  @Test("asked of a model adapted from a stock one, not of a stock model nor of one adapted from an adapted one")
+  func forModel() throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("second-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: root) }
+    func model(_ name: String, base: String?) throws -> String {
+      let folder = root.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      if let base { try Data(#"{"baseModel": "\#(base)"}"#.utf8).write(to: folder.appendingPathComponent("adaptation.json")) }
+      return folder.path
+    }
+    let stock = try model("stock", base: nil)
+    let shipped = try model("shipped", base: stock)
+    let personal = try model("personal", base: "../shipped")
+    #expect(Detector.SecondOpinion.forModel(in: stock) == nil)
+    #expect(Detector.SecondOpinion.forModel(in: shipped) == .measured)
+    #expect(Detector.SecondOpinion.forModel(in: personal) == nil)
+  }
 }
