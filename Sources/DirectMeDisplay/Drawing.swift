@@ -199,9 +199,25 @@ extension StageWindow {
     return cached
   }
 
+  /// The window's right margin: text stops this far (px) from its edge.
+  static let textMargin: Int32 = 8
+
+  /// The width (px) of `text` drawn in `font`; 0 when SDL_ttf cannot measure it (the text is
+  /// then cut at the margin).
+  func textWidth(_ text: String, font: OpaquePointer) -> Int {
+    var width: Int32 = 0
+    return TTF_SizeUTF8(font, text, &width, nil) == 0 ? Int(width) : 0
+  }
+
+  /// `text` as drawn from `x`: its middle left out ("…") when it would run past the right margin.
+  func fitting(_ text: String, font: OpaquePointer, from x: Int32) -> String {
+    TextFitting.fitted(text, maxWidth: Int(Int32(size.width) - x - Self.textMargin)) { textWidth($0, font: font) }
+  }
+
   private func drawText(_ text: String, font: OpaquePointer, color: (UInt8, UInt8, UInt8), at origin: (Int32, Int32)) {
-    guard !text.isEmpty, let cached = texture(for: text, font: font, color: color) else { return }
-    let maxWidth = Int32(size.width) - origin.0 - 8
+    let fitting = fitting(text, font: font, from: origin.0)
+    guard !fitting.isEmpty, let cached = texture(for: fitting, font: font, color: color) else { return }
+    let maxWidth = Int32(size.width) - origin.0 - Self.textMargin
     var source = SDL_Rect(x: 0, y: 0, w: min(cached.width, maxWidth), h: cached.height)
     var target = SDL_Rect(x: origin.0, y: origin.1, w: source.w, h: cached.height)
     SDL_RenderCopy(renderer, cached.texture, &source, &target)

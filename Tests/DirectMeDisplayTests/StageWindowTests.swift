@@ -95,6 +95,23 @@ struct StageWindowTests {
     #expect(changed > 500)
   }
 
+  @Test("a line too long for the window loses its middle, not its end: a long rejection ends inside the margin")
+  func longLine() throws {
+    let window = try makeWindow()
+    let reason = "not sure enough of \"" + Array(repeating: "please move the ninja", count: 6).joined(separator: " ")
+      + "\" (confidence 0.05 < 0.61)"
+    window.draw(Scene(spritePosition: Point(x: 400, y: 300), lastTranscript: "please move", rejection: reason))
+    let line = "Rejected: " + reason
+    let fitted = window.fitting(line, font: window.smallFont, from: 16)
+    #expect(fitted.hasPrefix("Rejected: not sure") && fitted.hasSuffix("(confidence 0.05 < 0.61)") && fitted.contains("\u{2026}"))
+    let room = 800 - 16 - Int(StageWindow.textMargin)
+    #expect(window.textWidth(fitted, font: window.smallFont) <= room)
+    #expect(window.textWidth(fitted, font: window.smallFont) > room - 20, "as much kept as fits")
+    let image = try window.capturePixels()
+    let red = try #require(boundingBox(of: (192, 57, 43), in: image, region: (0, 530, 800, 580)))
+    #expect(red.2 > 700 && red.2 < 800 - Int(StageWindow.textMargin), "drawn up to the margin: \(red)")
+  }
+
   @Test("screenshots are written as PNG and BMP")
   func screenshots() throws {
     let folder = try TestSupport.temporaryFolder("shots")
