@@ -203,7 +203,7 @@ extension StageWindow {
   static let textMargin: Int32 = 8
 
   /// The width (px) of `text` drawn in `font`; 0 when SDL_ttf cannot measure it (the text is
-  /// then cut at the margin).
+  /// then cut at the margin). The corresponding C function is `TTF_SizeUTF8`.
   func textWidth(_ text: String, font: OpaquePointer) -> Int {
     var width: Int32 = 0
     return TTF_SizeUTF8(font, text, &width, nil) == 0 ? Int(width) : 0

@@ -80,7 +80,8 @@ final class Decoder {
   }
 
   /// Whether DirectMe's scorer reads the model's own arrays rather than a copy of them
-  /// (1.7 MB less per decoder of the en-us model).
+  /// (1.7 MB less per decoder of the en-us model). The corresponding C function is
+  /// `directme_senone_scorer_in_place`.
   var scoresInPlace: Bool { directme_senone_scorer_in_place(scorer) != 0 }
 
   /// Blocks of list nodes DirectMe's pool (`CSphinxLists`) has handed to pocketsphinx so

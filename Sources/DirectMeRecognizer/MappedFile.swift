@@ -12,6 +12,8 @@ enum MappedFile {
   /// (building its senone tables), then only the few senone sequences the grammar's words
   /// use; each decoder maps it again. Returns the bytes of the mappings released (0 when
   /// there is none or the maps cannot be read).
+  ///
+  /// The corresponding C function is `madvise` (`MADV_DONTNEED`).
   @discardableResult
   static func releasePages(of path: String) -> Int {
     #if os(Linux)
@@ -39,7 +41,8 @@ enum MappedFile {
   }
 
   /// The whole text of a file of `/proc`, read until its end (Foundation reads such files,
-  /// whose size says 0, only as far as its first read: 4 KB).
+  /// whose size says 0, only as far as its first read: 4 KB). The corresponding C functions
+  /// are `open` and `read`.
   static func procFile(_ path: String) -> String? {
     #if os(Linux)
       let descriptor = open(path, O_RDONLY | O_CLOEXEC)
