@@ -126,6 +126,30 @@ public enum Signal {
     }
   }
 
+  /// `samples` with each run of digital silence (at least `minimumRun` samples of exact zero)
+  /// filled with the faintest noise, `amplitude` LSB either way (seeded: the same samples give
+  /// the same result). A microphone never gives exact zeros; files joined or padded with them
+  /// do, and a decoder that normalizes by the utterance's mean (batch CMN) hears the speech
+  /// between long runs of them badly.
+  public static func filledDigitalSilence(_ samples: [Int16], minimumRun: Int = 160, amplitude: Int = 2) -> [Int16] {
+    var filled = samples
+    var random = Random(seed: 0x5EED)
+    var start = 0
+    while start < filled.count {
+      guard filled[start] == 0 else {
+        start += 1
+        continue
+      }
+      var end = start
+      while end < filled.count, filled[end] == 0 { end += 1 }
+      if end - start >= minimumRun {
+        for index in start..<end { filled[index] = Int16(Int.random(in: -amplitude...amplitude, using: &random)) }
+      }
+      start = end
+    }
+    return filled
+  }
+
   /// White noise at `level` dBFS RMS.
   public static func whiteNoise(_ seconds: Double, level: Double, random: inout Random) -> [Int16] {
     let amplitude = pow(10, level / 20) * 32768 * 3.0.squareRoot()

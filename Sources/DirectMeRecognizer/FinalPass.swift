@@ -33,20 +33,27 @@ extension PocketSphinxRecognizer {
     }
     // Only the model's own decisions are checked by a second opinion (not a personal model's
     // in its owner's voice, nor the routed voices' model's).
-    var result = try finalPass(on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil)
+    var result = try finalPass(
+      on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
+      fillingDigitalSilence: routed == nil)
     result.voice = voice
     result.voiceModel = routed
     return result
   }
 
   /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum);
-  /// `asking`: the second opinion to ask about unsure command words, if any.
-  private func finalPass(on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?) throws
-    -> RecognitionResult
-  {
+  /// `asking`: the second opinion to ask about unsure command words, if any;
+  /// `fillingDigitalSilence`: whether runs of exact zeros are heard as the faintest noise (not
+  /// by the routed voices' model, adapted on synthetic clips padded with digital silence).
+  private func finalPass(
+    on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?, fillingDigitalSilence: Bool
+  ) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it); pauses and voicing are measured on `heard`, not cleaned.
-    var scores = ScoreCache(audio: configuration.denoiser?.cleaned(heard) ?? heard)
+    // Runs of digital silence (files joined or padded with zeros) are heard as the faintest
+    // noise, not as zeros.
+    let cleaned = configuration.denoiser?.cleaned(heard) ?? heard
+    var scores = ScoreCache(audio: fillingDigitalSilence ? Signal.filledDigitalSilence(cleaned) : cleaned)
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try scores.decode(
       0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
