@@ -191,11 +191,17 @@ static void transpose(directme_senone_scorer *s, mfcc_t *data, int forward) {
     }
 }
 
+/* The model's own means and precisions (the scorer reads them in place) to the transposed
+ * layout (`forward`) or back to the model's. */
+static void transpose_gaussians(directme_senone_scorer *s, int forward) {
+  transpose(s, s->mean_t, forward);
+  transpose(s, s->var_t, forward);
+}
+
 /* The model's means and precisions, transposed (after an MLLR transform too). */
 static void copy_gaussians(directme_senone_scorer *s) {
   if (s->in_place) {
-    transpose(s, s->mean_t, 1);
-    transpose(s, s->var_t, 1);
+    transpose_gaussians(s, 1);
     return;
   }
   gauden_mirror const *g = s->ptm->g;
@@ -252,10 +258,7 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
 
 static int hooked_transform(void *mgau, void *mllr) {
   directme_senone_scorer *s = ((hook_t *)((ptm_mirror *)mgau)->vt)->scorer;
-  if (s->in_place) {
-    transpose(s, s->mean_t, 0);
-    transpose(s, s->var_t, 0);
-  }
+  if (s->in_place) transpose_gaussians(s, 0);
   int status = s->original->transform(mgau, mllr);
   copy_gaussians(s);
   return status;
@@ -341,10 +344,7 @@ void directme_senone_scorer_detach(directme_senone_scorer *s) {
   if (s == NULL) return;
   for (int i = 0; i < s->n_hist; ++i) history_copy(s, i, 0);
   if (s->ptm->vt == &s->hook.funcs) s->ptm->vt = s->original;
-  if (s->in_place) {
-    transpose(s, s->mean_t, 0);
-    transpose(s, s->var_t, 0);
-  }
+  if (s->in_place) transpose_gaussians(s, 0);
   release(s);
 }
 

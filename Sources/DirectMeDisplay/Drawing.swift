@@ -209,15 +209,18 @@ extension StageWindow {
     return TTF_SizeUTF8(font, text, &width, nil) == 0 ? Int(width) : 0
   }
 
+  /// The width (px) a line drawn from `x` has before the right margin.
+  func textRoom(from x: Int32) -> Int32 { Int32(size.width) - x - Self.textMargin }
+
   /// `text` as drawn from `x`: its middle left out ("…") when it would run past the right margin.
   func fitting(_ text: String, font: OpaquePointer, from x: Int32) -> String {
-    TextFitting.fitted(text, maxWidth: Int(Int32(size.width) - x - Self.textMargin)) { textWidth($0, font: font) }
+    TextFitting.fitted(text, maxWidth: Int(textRoom(from: x))) { textWidth($0, font: font) }
   }
 
   private func drawText(_ text: String, font: OpaquePointer, color: (UInt8, UInt8, UInt8), at origin: (Int32, Int32)) {
     let fitting = fitting(text, font: font, from: origin.0)
     guard !fitting.isEmpty, let cached = texture(for: fitting, font: font, color: color) else { return }
-    let maxWidth = Int32(size.width) - origin.0 - Self.textMargin
+    let maxWidth = textRoom(from: origin.0)
     var source = SDL_Rect(x: 0, y: 0, w: min(cached.width, maxWidth), h: cached.height)
     var target = SDL_Rect(x: origin.0, y: origin.1, w: source.w, h: cached.height)
     SDL_RenderCopy(renderer, cached.texture, &source, &target)
