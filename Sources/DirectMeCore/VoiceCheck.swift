@@ -70,7 +70,7 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
   public func check(_ statistic: [Double]?, routing: [Double]?, against references: VoiceRouting?) -> VoiceMatch {
     var match = check(statistic)
     guard match.matches, let routing, let references, let recordings, !recordings.isEmpty else { return match }
-    let own = references.nearest(routing, among: recordings)
+    let own = references.nearest(routing, among: ReferenceTable(recordings))
     let others = references.nearestReference(routing)
     if own.isFinite, others.isFinite {
       match.nearestOwn = own
@@ -108,7 +108,7 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
       let leans = recordings.indices.map { index in
         var rest = recordings
         rest.remove(at: index)
-        return references.nearest(recordings[index], among: rest) - references.nearestReference(recordings[index])
+        return references.nearest(recordings[index], among: ReferenceTable(rest)) - references.nearestReference(recordings[index])
       }.filter(\.isFinite).sorted()
       if !leans.isEmpty {
         profile.recordings = recordings
@@ -326,9 +326,9 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   /// How much each number of the statistic varies between people's recordings.
   public var scale: [Double]
   /// Voice statistics (`VoiceStatistic.routing`) of people's recordings (the model's own voices).
-  public var people: [[Double]]
+  public var people: ReferenceTable
   /// Voice statistics of the routed voices' recordings.
-  public var voices: [[Double]]
+  public var voices: ReferenceTable
   public var neighbours: Int
   /// How much nearer (root mean square, in units of `scale`) the routed voices must be.
   public var margin: Double
@@ -341,8 +341,8 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     self.name = name
     self.model = model
     self.scale = scale
-    self.people = people
-    self.voices = voices
+    self.people = ReferenceTable(Self.threeDecimals(people))
+    self.voices = ReferenceTable(Self.threeDecimals(voices))
     self.neighbours = neighbours
     self.margin = margin
     self.notes = notes
@@ -354,17 +354,20 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   ///
   /// Only the nearest few are kept as the references go by (in order, nearest first), not
   /// all of them sorted: routing measures every utterance against thousands.
-  func nearest(_ statistic: [Double], among references: [[Double]]) -> Double {
+  func nearest(_ statistic: [Double], among references: ReferenceTable) -> Double {
     let wanted = max(1, neighbours)
     var nearest: [Double] = []
     nearest.reserveCapacity(wanted + 1)
-    for reference in references where reference.count == statistic.count && reference.count == scale.count {
+    let width = references.width
+    guard width == statistic.count && width == scale.count else { return .infinity }
+    for row in 0..<references.count {
+      let reference = references[row]
       var sum = 0.0
-      for index in reference.indices {
-        let z = (statistic[index] - reference[index]) / max(scale[index], 1e-6)
+      for index in 0..<width {
+        let z = (statistic[index] - Double(reference[reference.startIndex + index])) / max(scale[index], 1e-6)
         sum += z * z
       }
-      let distance = (sum / Double(reference.count)).squareRoot()
+      let distance = (sum / Double(width)).squareRoot()
       guard nearest.count < wanted || distance < nearest[wanted - 1] else { continue }
       nearest.insert(distance, at: nearest.firstIndex { $0 > distance } ?? nearest.endIndex)
       if nearest.count > wanted { nearest.removeLast() }
@@ -432,14 +435,70 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   /// Compact JSON (the references are thousands of numbers), three decimals: rounding by at
   /// most 0.0005, a thousandth of the smallest spread (0.53, the statistic's rate of change),
   /// far below any distance that decides a routing.
+  /// The references are kept at those three decimals (see `ReferenceTable`).
   public func json() throws -> Data {
-    let threeDecimals = { (references: [[Double]]) in references.map { $0.map { ($0 * 1e3).rounded() / 1e3 } } }
-    var rounded = self
-    rounded.people = threeDecimals(people)
-    rounded.voices = threeDecimals(voices)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(rounded) + Data("\n".utf8)
+    return try encoder.encode(self) + Data("\n".utf8)
+  }
+
+  static func threeDecimals(_ references: [[Double]]) -> [[Double]] {
+    references.map { $0.map { ($0 * 1e3).rounded() / 1e3 } }
+  }
+}
+
+/// Rows of numbers of one length (voice statistics), held as one run of 32-bit floats: the
+/// routing's 13,000 references of 25 numbers, each row an array of doubles, took 3.2 MB of a
+/// replay's memory; as one run of floats, 1.3 MB. A float keeps the three decimals a routing
+/// file writes (the statistics lie within +-1000: seven significant digits at most); the
+/// distances are computed in doubles. In JSON, an array of rows, each number written as the
+/// shortest decimal that reads back as its float.
+public struct ReferenceTable: Hashable, Sendable, Codable {
+  /// Numbers per row (0 when there are no rows).
+  public private(set) var width: Int
+  private var values: [Float]
+
+  /// `rows`, which must all have the length of the first.
+  public init(_ rows: [[Double]]) {
+    width = rows.first?.count ?? 0
+    values = []
+    values.reserveCapacity(rows.count * width)
+    for row in rows {
+      precondition(row.count == width, "reference rows of different lengths")
+      values += row.map { Float($0) }
+    }
+  }
+
+  /// A table read row by row (`ReferenceTables`): `width` numbers, then the next row's.
+  init(width: Int, values: [Float]) {
+    self.width = width
+    self.values = values
+  }
+
+  public var count: Int { width == 0 ? 0 : values.count / width }
+  public var isEmpty: Bool { values.isEmpty }
+
+  /// Row `index`'s numbers.
+  public subscript(index: Int) -> ArraySlice<Float> {
+    values[index * width..<(index + 1) * width]
+  }
+
+  /// The rows as doubles.
+  public var rows: [[Double]] {
+    (0..<count).map { self[$0].map { Double($0.description)! } }
+  }
+
+  public init(from decoder: any Swift.Decoder) throws {
+    let rows = try decoder.singleValueContainer().decode([[Double]].self)
+    guard rows.allSatisfy({ $0.count == rows.first?.count }) else {
+      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "reference rows of different lengths"))
+    }
+    self.init(rows)
+  }
+
+  public func encode(to encoder: any Swift.Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rows)
   }
 }
 
@@ -447,7 +506,7 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
 /// scanning, and the document with each of those values emptied (`[]`). `nil` when the
 /// document is not an object or such a value holds anything else.
 struct ReferenceTables {
-  var values: [String: [[Double]]] = [:]
+  var values: [String: ReferenceTable] = [:]
   var rest: [UInt8] = []
 
   init?(_ bytes: [UInt8], keys: Set<String>) {
@@ -498,18 +557,17 @@ struct ReferenceTables {
     while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
   }
 
-  /// `[[number, ...], ...]` at `index`, moving past it.
-  private static func table(_ bytes: [UInt8], at index: inout Int) -> [[Double]]? {
+  /// `[[number, ...], ...]` at `index`, moving past it; nil unless every row has the first's length.
+  private static func table(_ bytes: [UInt8], at index: inout Int) -> ReferenceTable? {
     func expect(_ character: Unicode.Scalar) -> Bool {
       skipSpace(bytes, at: &index)
       guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
       index += 1
       return true
     }
-    func list<T>(reserving capacity: Int = 0, _ element: () -> T?) -> [T]? {
+    func list<T>(_ element: () -> T?) -> [T]? {
       guard expect("[") else { return nil }
       var items: [T] = []
-      items.reserveCapacity(capacity)
       if expect("]") { return items }
       repeat {
         guard let item = element() else { return nil }
@@ -524,13 +582,24 @@ struct ReferenceTables {
       guard index > start else { return nil }
       return Double(String(decoding: bytes[start..<index], as: UTF8.self))
     }
-    // Rows as long as the first (a table's rows have one length): each allocated once, at
-    // its size, not grown by doubling (a third of routing.json's 3.9 MB was spare capacity).
-    var rowLength = 0
-    return list {
-      let row = list(reserving: rowLength, number)
-      if rowLength == 0, let row { rowLength = row.count }
-      return row
+    // Read straight into one run of floats (no array per row).
+    var width: Int?
+    var values: [Float] = []
+    let rows = list { () -> Bool? in
+      guard expect("[") else { return nil }
+      var length = 0
+      if !expect("]") {
+        repeat {
+          guard let value = number() else { return nil }
+          values.append(Float(value))
+          length += 1
+        } while expect(",")
+        guard expect("]") else { return nil }
+      }
+      if width == nil { width = length }
+      return length == width ? true : nil
     }
+    guard rows != nil else { return nil }
+    return ReferenceTable(width: values.isEmpty ? 0 : width ?? 0, values: values)
   }
 }

@@ -147,11 +147,13 @@ struct VoiceRoutingTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     #expect(try VoiceRouting.load(modelFolder: folder.path) == nil)
-    var precise = routing
-    precise.people[0] = [0.123556, 0]
+    let precise = VoiceRouting(
+      name: "synthetic", model: "synthetic-voices", scale: [1, 1], people: [[0.123556, 0], [0, 1], [1, 0]],
+      voices: [[10, 10], [9, 10], [10, 9]], neighbours: 2, margin: 0.5)
     try precise.json().write(to: folder.appendingPathComponent(VoiceRouting.fileName))
+    #expect(String(decoding: try precise.json(), as: UTF8.self).contains("[[0.124,0],[0,1],[1,0]]"))
     let loaded = try #require(try VoiceRouting.load(modelFolder: folder.path))
-    #expect(loaded.people[0] == [0.124, 0])
+    #expect(loaded.people.rows == [[0.124, 0], [0, 1], [1, 0]])
     #expect(loaded.voices == routing.voices)
     try Data("{}".utf8).write(to: folder.appendingPathComponent(VoiceRouting.fileName))
     #expect(throws: VoiceFileError.self) { try VoiceRouting.load(modelFolder: folder.path) }
@@ -175,10 +177,16 @@ struct VoiceRoutingTests {
     let data = Data(tricky.utf8)
     let expected = try JSONDecoder().decode(VoiceRouting.self, from: data)
     #expect(try VoiceRouting.decode(data) == expected)
-    #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values["people"] == [[15, -2], [0.25, 3]])
-    #expect(expected.people == [[15, -2], [0.25, 3]] && expected.voices == [[-0.01, 4]])
-    // Tables that are not numbers, and documents that are not JSON, are JSONDecoder's to refuse.
-    for bad in ["{\"people\": [[\"a\"]], \"voices\": [[1]]}", "{\"people\": [[1,]]", "[1]", "{\"people\": [[1]"] {
+    #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values["people"]?.rows == [[15, -2], [0.25, 3]])
+    #expect(expected.people.rows == [[15, -2], [0.25, 3]] && expected.voices.rows == [[-0.01, 4]])
+    #expect(expected.people.count == 2 && expected.people.width == 2 && Array(expected.people[1]) == [0.25, 3])
+    // Tables that are not numbers or whose rows differ in length, and documents that are not
+    // JSON, are JSONDecoder's to refuse.
+    let ragged = """
+      {"name": "s", "model": "m", "scale": [1, 1], "people": [[1, 2], [3]], "voices": [[1, 2]], "neighbours": 1,
+       "margin": 0.1, "notes": {}}
+      """
+    for bad in ["{\"people\": [[\"a\"]], \"voices\": [[1]]}", "{\"people\": [[1,]]", "[1]", "{\"people\": [[1]", ragged] {
       #expect(throws: (any Error).self) { try VoiceRouting.decode(Data(bad.utf8)) }
     }
   }
