@@ -42,10 +42,16 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// measured 2026-11-27 (`directme-bench accuracy`, `directme replay` of a 5.1-minute
   /// recording): `-ds 2` (codebooks scored every other frame) checking speakers 92.4% / 4.3%
   /// -> 89.6% / 5.3% for a replay at most 5% faster (6.60-6.70 s against 6.69-7.06 s), `-topn
-  /// 2` (two codewords per codebook) -> 90.4% / 5.1%, no faster (6.92-7.05 s).
+  /// 2` (two codewords per codebook) -> 90.4% / 5.1%, no faster (6.92-7.05 s). Word exits
+  /// within 1e-40 of the frame's best (`-wbeam`; 1e-60 before): with ~325 other words in
+  /// parallel each frame's word exits, their history entries and grammar transitions were a
+  /// quarter of a replay's time, and the best paths lie far inside that beam: of the 8,341
+  /// items of `directme-bench accuracy`, 6 decided otherwise (5 false alarms fewer, 1 more; no
+  /// command lost), the 5.1-minute recording's results byte-identical, decoded in 6.27 s
+  /// instead of 6.98 (medians of three; 1e-30 changed how its commands were read).
   public var finalDecoderOptions: [String: String] = [
     "-compallsen": "yes", "-wip": "1e-3", "-silprob": "0.5", "-fillprob": "0.5",
-    "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-60",
+    "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-40",
   ]
   /// Options of the streaming decoder, which gives partial results.
   public var streamingDecoderOptions: [String: String] = ["-maxhmmpf": "1000"]
