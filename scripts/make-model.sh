@@ -41,7 +41,7 @@ mkdir -p models/en-us-directme.new
 # Synthetic voices (espeak-ng, flite at rates and pitches the benchmark does not use) get a
 # model of their own, adapted further from this one, and utterances whose voice is nearer
 # theirs than people's go to it (routing.json).
-"$bench" synthetic-labels --out "$work/synthetic" --rounds 4 --commands-per-voice 14 --others-per-voice 14
+"$bench" synthetic-labels --out "$work/synthetic" --rounds 4 --commands-per-voice 20 --others-per-voice 14
 "$bin" adapt "$work/synthetic/synthetic.tsv" --base "$work/en-us-directme" --method map --out "$work/synthetic-voices" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
   --routed-model synthetic-voices

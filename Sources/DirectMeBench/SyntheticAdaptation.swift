@@ -76,6 +76,17 @@ extension CorpusBuilder {
     ("move down", [.down]), ("go left now", [.left]), ("move the ninja up", [.up]), ("please go right", [.right]),
     ("down. up.", [.down, .up]), ("right. left. down.", [.right, .left, .down]), ("go down please", [.down]),
     ("move right", [.right]), ("please move up", [.up]), ("go left", [.left]),
+    // Each direction after "go" and before "now" and "please" (a vowel or a nasal joined to
+    // it that the list above gave one or two directions only), and the bare words again, so
+    // that they keep their share (21 places after the first: with 20 phrases a voice, a voice
+    // says each once).
+    ("go up", [.up]), ("go down", [.down]), ("go right", [.right]), ("go up now", [.up]), ("go down now", [.down]),
+    ("go right now", [.right]), ("please go up", [.up]),
+    ("up", [.up]), ("down", [.down]), ("left", [.left]), ("right", [.right]),
+    ("please go down", [.down]), ("please go left", [.left]), ("up now", [.up]), ("down now", [.down]), ("left now", [.left]), ("right now", [.right]),
+    ("up please", [.up]), ("down please", [.down]), ("left please", [.left]), ("right please", [.right]),
+    ("move up", [.up]), ("move left", [.left]), ("move the ninja down", [.down]), ("move the ninja left", [.left]),
+    ("please move down", [.down]), ("please move left", [.left]), ("go up please", [.up]),
   ]
 
   /// ...and other words, many of them close to a command ("done", "cup", "light").
@@ -111,6 +122,10 @@ extension CorpusBuilder {
       let speaker = voice.label.replacingOccurrences(of: " ", with: "")
       var said: [(String, [Direction])] = []
       for _ in 0..<commandsPerVoice {
+        // A phrase listed twice (the bare words) is said once by each voice.
+        while said.contains(where: { $0.0 == Self.adaptationCommands[nextCommand % Self.adaptationCommands.count].0 }) {
+          nextCommand += 1
+        }
         said.append(Self.adaptationCommands[nextCommand % Self.adaptationCommands.count])
         nextCommand += 1
       }
