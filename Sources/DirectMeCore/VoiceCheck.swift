@@ -554,7 +554,50 @@ struct ReferenceTables {
 
   /// Moves `index` past JSON whitespace.
   private static func skipSpace(_ bytes: [UInt8], at index: inout Int) {
-    while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+      index += 1
+    }
+  }
+
+  /// A plain decimal ("-12.345": a sign, at most 15 digits, a point), read without making a
+  /// string of it: its digits as an integer, divided by the power of ten of its fraction,
+  /// both exact in a double, so the quotient is the correctly rounded value, as `Double("...")`
+  /// gives it. nil for anything else (an exponent, more digits), which `Double(String)` reads.
+  static func decimal(_ text: ArraySlice<UInt8>) -> Double? {
+    var digits = 0
+    var mantissa: Int64 = 0
+    var fraction = -1
+    var negative = false
+    for (offset, byte) in zip(0..., text) {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+        digits += 1
+        if fraction >= 0 { fraction += 1 }
+      case UInt8(ascii: "-") where offset == 0:
+        negative = true
+      case UInt8(ascii: ".") where fraction < 0 && digits > 0:
+        fraction = 0
+      default:
+        return nil
+      }
+    }
+    guard digits > 0, digits <= 15, fraction != 0 else { return nil }
+    let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+    let value = Double(mantissa) / powers[max(0, fraction)]
+    return negative ? -value : value
+  }
+
+  /// A byte of a JSON number: a digit, a sign, a point or an exponent's e. (A switch: the
+  /// same test as `"0123...".utf8.contains` took a fifth of a short replay's time, 40 ms.)
+  private static func isNumberByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
+      UInt8(ascii: "E"):
+      return true
+    default:
+      return false
+    }
   }
 
   /// `[[number, ...], ...]` at `index`, moving past it; nil unless every row has the first's length.
@@ -578,9 +621,9 @@ struct ReferenceTables {
     func number() -> Double? {
       skipSpace(bytes, at: &index)
       let start = index
-      while index < bytes.count, "0123456789+-.eE".utf8.contains(bytes[index]) { index += 1 }
+      while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
       guard index > start else { return nil }
-      return Double(String(decoding: bytes[start..<index], as: UTF8.self))
+      return Self.decimal(bytes[start..<index]) ?? Double(String(decoding: bytes[start..<index], as: UTF8.self))
     }
     // Read straight into one run of floats (no array per row).
     var width: Int?

@@ -159,6 +159,23 @@ struct VoiceRoutingTests {
     #expect(throws: VoiceFileError.self) { try VoiceRouting.load(modelFolder: folder.path) }
   }
 
+  @Test("plain decimals are read as Double(String) reads them, bit for bit; anything else is left to it")
+  func decimals() {
+    var random = SystemRandomNumberGenerator()
+    var texts = ["0", "-0", "7", "-12.345", "999.999", "0.001", "123456789012.345", "-0.000", "1.5"]
+    for _ in 0..<20_000 {
+      let value = Double.random(in: -1000...1000, using: &random)
+      texts.append(String(format: "%.\(Int.random(in: 0...6, using: &random))f", value))
+    }
+    for text in texts {
+      let read = ReferenceTables.decimal(ArraySlice(Array(text.utf8)))
+      #expect(read?.bitPattern == Double(text)?.bitPattern, "\(text)")
+    }
+    for other in ["1e3", "-1E-2", "+1", ".5", "1.", "1.2.3", "--1", "1-", "", "1234567890123456"] {
+      #expect(ReferenceTables.decimal(ArraySlice(Array(other.utf8))) == nil, "\(other)")
+    }
+  }
+
   @Test("the reference tables' scanner reads what JSONDecoder reads: the shipped file, keys inside notes, escapes, spacing, odd values")
   func scanner() throws {
     let shipped = TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme/routing.json")
