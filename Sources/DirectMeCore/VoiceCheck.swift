@@ -432,10 +432,10 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     model.hasPrefix("/") ? model : URL(fileURLWithPath: modelFolder).appendingPathComponent(model).standardizedFileURL.path
   }
 
-  /// Compact JSON (the references are thousands of numbers), three decimals: rounding by at
-  /// most 0.0005, a thousandth of the smallest spread (0.53, the statistic's rate of change),
-  /// far below any distance that decides a routing.
-  /// The references are kept at those three decimals (see `ReferenceTable`).
+  /// Compact JSON (the references are thousands of numbers), at the three decimals the
+  /// references were rounded to when made (`init`): rounding by at most 0.0005, a thousandth
+  /// of the smallest spread (0.53, the statistic's rate of change), far below any distance
+  /// that decides a routing.
   public func json() throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -583,10 +583,11 @@ struct ReferenceTables {
       }
     }
     guard digits > 0, digits <= 15, fraction != 0 else { return nil }
-    let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-    let value = Double(mantissa) / powers[max(0, fraction)]
+    let value = Double(mantissa) / powersOfTen[max(0, fraction)]
     return negative ? -value : value
   }
+
+  private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
   /// A byte of a JSON number: a digit, a sign, a point or an exponent's e. (A switch: the
   /// same test as `"0123...".utf8.contains` took a fifth of a short replay's time, 40 ms.)
