@@ -34,7 +34,8 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// decode and their difference is a margin; otherwise each decode normalizes by its own
   /// best active senone and the scores do not compare. A word costs more than silence or
   /// noise (`-wip` against `-silprob`, `-fillprob`), so breath and noise around a word are
-  /// not heard as more commands; the beams are wide enough that a path always survives.
+  /// not heard as more commands; the beams are wide enough that a path survives wherever a
+  /// command may be (see `-wbeam` below).
   /// (Chosen on the training set's speakers: `-wip 1e-5` found one command word in 92% of
   /// clips against 67% with the defaults, but dropped short words from sequences (36.7% of
   /// sequences right); `1e-3` keeps them (73.3%) and tunes to 87.5% right at 4.9% false
@@ -47,7 +48,9 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// parallel each frame's word exits, their history entries and grammar transitions were a
   /// quarter of a replay's time, and the best paths lie far inside that beam: of the 8,341
   /// items of `directme-bench accuracy`, 6 decided otherwise (5 false alarms fewer, 1 more; no
-  /// command lost), the 5.1-minute recording's results byte-identical, decoded in 6.27 s
+  /// command lost; 60 more items, all refused before and after, are now read as no command at
+  /// all, the commands search left without a path: "go" had been "go down" at confidence
+  /// 0.00), the 5.1-minute recording's results byte-identical, decoded in 6.27 s
   /// instead of 6.98 (medians of three; 1e-30 changed how its commands were read).
   public var finalDecoderOptions: [String: String] = [
     "-compallsen": "yes", "-wip": "1e-3", "-silprob": "0.5", "-fillprob": "0.5",
