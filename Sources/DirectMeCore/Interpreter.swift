@@ -70,6 +70,9 @@ public struct Instruction: Hashable, Sendable, Codable {
 public enum Rejection: Hashable, Sendable, Codable {
   /// Nothing but silence or noise was recognized.
   case nothingHeard
+  /// No word was recognized in audio that holds a voice (a steady pitch for 0.1 s or more):
+  /// nothing in it came near enough to a command for the commands search to keep a reading.
+  case noCommand
   /// The audio holds no voiced sound above its background: noise, clatter, a click.
   case noVoice
   /// Words were recognized, none of them a command.
@@ -87,6 +90,8 @@ public enum Rejection: Hashable, Sendable, Codable {
     switch self {
     case .nothingHeard:
       "nothing but silence or noise"
+    case .noCommand:
+      "no command heard in it"
     case .noVoice:
       "no voice in it (noise or clatter)"
     case .notACommand(let heard):
@@ -104,6 +109,7 @@ public enum Rejection: Hashable, Sendable, Codable {
   public var code: String {
     switch self {
     case .nothingHeard: "nothing-heard"
+    case .noCommand: "no-command"
     case .noVoice: "no-voice"
     case .notACommand: "not-a-command"
     case .lowConfidence: "low-confidence"
@@ -184,6 +190,10 @@ public struct Interpreter: Sendable {
   public var vocabulary: Vocabulary
   public var settings: InterpreterSettings
 
+  /// An utterance read as no word at all whose steady voiced run lasts this long (seconds)
+  /// held a voice: it is refused as holding no command, not as silence or noise.
+  static let voiceWithoutWords = 0.1
+
   public init(vocabulary: Vocabulary = .standard, settings: InterpreterSettings = .init()) {
     self.vocabulary = vocabulary
     self.settings = settings
@@ -221,7 +231,8 @@ public struct Interpreter: Sendable {
     let reading = result.commandsReading ?? result.bestTranscription
     let spoken = reading.segments.filter { !$0.isFiller }
     guard !spoken.isEmpty else {
-      return Interpretation(instructions: [], rejection: .nothingHeard)
+      let voiced = (result.signal?.longestVoiced ?? 0) >= Self.voiceWithoutWords
+      return Interpretation(instructions: [], rejection: voiced ? .noCommand : .nothingHeard)
     }
     let detector = settings.detector
     var voiced = false

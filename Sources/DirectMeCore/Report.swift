@@ -159,7 +159,9 @@ public enum TextReport {
     var lines: [String] = []
     let span = "\(result.start.formatted(digits: 2))-\(result.end.formatted(digits: 2)) s"
     let confidence = result.confidence.map { ", confidence \($0.formatted(digits: 2))" } ?? ""
-    let transcript = best.formattedString.isEmpty ? "(silence)" : "\"\(best.formattedString)\""
+    let transcript =
+      !best.formattedString.isEmpty
+      ? "\"\(best.formattedString)\"" : interpretation.rejection == .noCommand ? "(no words)" : "(silence)"
     lines.append("  \(span): \(transcript)\(confidence)")
     for (index, alternate) in result.alternates.prefix(alternates).enumerated() {
       let gap = (best.score - alternate.score).formatted(digits: 2)

@@ -49,6 +49,16 @@ struct InterpreterTests {
     #expect(interpreter.interpret(result).rejection == .nothingHeard)
   }
 
+  @Test("no word read in audio with a voice in it is refused as no command, not as silence or noise")
+  func voiceWithoutWords() {
+    var result = RecognitionResult(transcriptions: [], start: 0, end: 1)
+    result.signal = SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 40)
+    #expect(interpreter.interpret(result).rejection == .noCommand)
+    #expect(interpreter.interpret(result).rejection?.code == "no-command")
+    result.signal = SignalEvidence(voiced: 0.05, longestVoiced: 0.04, dynamicRange: 6)
+    #expect(interpreter.interpret(result).rejection == .nothingHeard)
+  }
+
   @Test("a near-miss is rescued from a close alternate at the same time")
   func rescueTaken() throws {
     let best = transcription([("move", 0, 0.3), ("drown", 0.35, 0.7)], score: -100)
