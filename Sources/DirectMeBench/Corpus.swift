@@ -228,10 +228,12 @@ public struct CorpusBuilder {
 
   public static let narrowband = "narrowband microphone (checking speakers, 8 kHz)"
 
+  public static let syntheticNarrowband = "synthetic speech through 8 kHz"
+
   /// Every other item as a narrowband microphone gives it (a Bluetooth headset's 8 kHz
   /// link, a telephone): sox down to 8 kHz and back, nothing above 4 kHz.
-  public func narrowband(_ items: [BenchItem]) throws -> [BenchItem] {
-    try throughMicrophone(items, half: 0, tag: "8k", cachePrefix: "narrow", idPrefix: "8 kHz", condition: Self.narrowband) {
+  public func narrowband(_ items: [BenchItem], condition: String = Self.narrowband) throws -> [BenchItem] {
+    try throughMicrophone(items, half: 0, tag: "8k", cachePrefix: "narrow", idPrefix: "8 kHz", condition: condition) {
       original, narrow in
       try Tools.run(["sox", "-R", original, "-r", "8000", narrow + ".8k.wav"])
       defer { try? FileManager.default.removeItem(atPath: narrow + ".8k.wav") }

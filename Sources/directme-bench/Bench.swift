@@ -199,6 +199,10 @@ struct AccuracyBench: ParsableCommand {
     if includes(.synthetic) {
       let synthetic = try builder.synthetic()
       items += synthetic + CorpusBuilder.overRoomTone(synthetic)
+      // Half the synthetic commands, carried commands and other phrases through an 8 kHz link
+      // (a telephone, a Bluetooth microphone; festival's 8 kHz voices sound the same).
+      let spoken = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther]
+      items += try builder.narrowband(synthetic.filter { spoken.contains($0.condition) }, condition: CorpusBuilder.syntheticNarrowband)
     }
     if includes(.nonspeech) { items += try builder.nonSpeech() }
     return items

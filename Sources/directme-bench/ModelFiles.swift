@@ -139,6 +139,15 @@ struct SyntheticLabels: ParsableCommand {
   @Option(help: ArgumentHelp("espeak-ng voices per variant (each with its own accent, rate and pitch).", valueName: "count"))
   var rounds: Int = 2
 
+  @Option(
+    help: ArgumentHelp(
+      "Also every N-th clip as an 8 kHz link gives it, in synthetic-narrowband.tsv (0: none).", valueName: "N"))
+  var narrowbandEvery: Int = 0
+
+  func validate() throws {
+    guard narrowbandEvery >= 0 else { throw ValidationError("--narrowband-every must be 0 or more") }
+  }
+
   func run() throws {
     try reportingErrors {
       let folder = URL(fileURLWithPath: out)
@@ -151,6 +160,21 @@ struct SyntheticLabels: ParsableCommand {
       let path = folder.appendingPathComponent("synthetic.tsv")
       try TrainingSet.labels(labels).write(to: path, atomically: true, encoding: .utf8)
       print("\(path.path): \(labels.count) clips, \(labels.filter { !$0.expected.isEmpty }.count) with a command, \(Set(labels.map(\.speaker)).count) voices")
+      // A synthetic voice on a telephone or Bluetooth link (or festival's 8 kHz voices) has
+      // nothing above 4 kHz; in a file of its own, so that routing's references stay those
+      // of synthetic.tsv.
+      guard narrowbandEvery > 0 else { return }
+      var narrowband: [LabelledAudio] = []
+      for (index, clip) in labels.enumerated() where index % narrowbandEvery == 0 {
+        let file = folder.appendingPathComponent("8k-" + (clip.path as NSString).lastPathComponent)
+        if !FileManager.default.fileExists(atPath: file.path) {
+          try Tools.write(VoiceRoutingFile.narrowband(try Tools.samples(clip.path)), to: file.path)
+        }
+        narrowband.append(LabelledAudio(path: file.path, expected: clip.expected, transcript: clip.transcript, speaker: clip.speaker))
+      }
+      let narrowbandPath = folder.appendingPathComponent("synthetic-narrowband.tsv")
+      try TrainingSet.labels(narrowband).write(to: narrowbandPath, atomically: true, encoding: .utf8)
+      print("\(narrowbandPath.path): \(narrowband.count) clips through 8 kHz")
     }
   }
 }

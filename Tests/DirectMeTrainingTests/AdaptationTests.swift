@@ -235,6 +235,33 @@ func overdrivenClipsAreClipped() throws {
   }
 }
 
+@Test("the bench's 8 kHz link keeps every other item, under the condition asked, with nothing left above 4 kHz")
+func narrowbandClipsLoseTheirHighs() throws {
+  // A 1 kHz tone and a 6 kHz tone together: through 8 kHz the 6 kHz one is gone.
+  let tones = (0..<16_000).map { index in
+    let t = Double(index) / 16_000
+    return Int16(6_000 * sin(2 * Double.pi * 1_000 * t) + 6_000 * sin(2 * Double.pi * 6_000 * t))
+  }
+  let items = (0..<4).map { BenchItem(id: "tones \($0)", condition: "test", expected: [.left], samples: tones, speaker: "s") }
+  let builder = CorpusBuilder(cache: try TestSupport.temporaryFolder("narrowband"))
+  let narrow = try builder.narrowband(items, condition: CorpusBuilder.syntheticNarrowband)
+  #expect(narrow.map(\.id) == ["8 kHz/tones 0", "8 kHz/tones 2"])
+  /// The power of `samples` at `frequency` (Goertzel), over the middle half.
+  func power(_ samples: [Int16], at frequency: Double) -> Double {
+    let part = samples[4_000..<12_000].map(Double.init)
+    let coefficient = 2 * cos(2 * Double.pi * frequency / 16_000)
+    var (previous, beforePrevious) = (0.0, 0.0)
+    for x in part { (previous, beforePrevious) = (x + coefficient * previous - beforePrevious, previous) }
+    return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
+  }
+  for item in narrow {
+    #expect(item.condition == CorpusBuilder.syntheticNarrowband && item.expected == [.left] && item.speaker == "s")
+    #expect(10 * log10(power(item.samples, at: 6_000) / power(tones, at: 6_000)) < -40, "the 6 kHz tone is gone")
+    #expect(abs(10 * log10(power(item.samples, at: 1_000) / power(tones, at: 1_000))) < 1, "the 1 kHz tone stays")
+  }
+  #expect(try builder.narrowband(items).allSatisfy { $0.condition == CorpusBuilder.narrowband }, "people's condition by default")
+}
+
 @Test("the bench's humming microphone adds a mains hum 10 dB under each other clip, the one DirectMe takes out")
 func hummedClipsHum() throws {
   // A 200 Hz tone with silence around it: the hum comes out 10 dB under the tone, is found
