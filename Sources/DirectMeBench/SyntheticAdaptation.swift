@@ -122,10 +122,16 @@ extension CorpusBuilder {
       let speaker = voice.label.replacingOccurrences(of: " ", with: "")
       var said: [(String, [Direction])] = []
       for _ in 0..<commandsPerVoice {
-        // A phrase listed twice (the bare words) is said once by each voice.
-        while said.contains(where: { $0.0 == Self.adaptationCommands[nextCommand % Self.adaptationCommands.count].0 }) {
+        // A phrase listed twice (the bare words) is said once by each voice; a voice that has
+        // said every phrase says no more.
+        var skipped = 0
+        while skipped < Self.adaptationCommands.count,
+          said.contains(where: { $0.0 == Self.adaptationCommands[nextCommand % Self.adaptationCommands.count].0 })
+        {
           nextCommand += 1
+          skipped += 1
         }
+        if skipped == Self.adaptationCommands.count { break }
         said.append(Self.adaptationCommands[nextCommand % Self.adaptationCommands.count])
         nextCommand += 1
       }
