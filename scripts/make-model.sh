@@ -45,7 +45,7 @@ mkdir -p models/en-us-directme.new
 "$bin" adapt "$work/synthetic/synthetic.tsv" --base "$work/en-us-directme" --method map --out "$work/synthetic-voices" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
   --routed-model synthetic-voices
-for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json routing.json; do
+for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json routing.json routing-references.f32; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
 mkdir -p models/en-us-directme.new/synthetic-voices

@@ -256,7 +256,7 @@ public struct PersonalizeJob {
         // The base as it is routes voices to their own models: so does this copy.
         if var routing {
           routing.model = routing.modelPath(in: base)
-          try routing.json().write(to: staging.appendingPathComponent(VoiceRouting.fileName), options: .atomic)
+          try routing.write(toFolder: staging.path)
         }
       }
       // The base model's second opinion (see `Detector.SecondOpinion`) is not asked about a

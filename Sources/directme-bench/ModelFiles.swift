@@ -333,7 +333,7 @@ struct VoiceRoutingFile: ParsableCommand {
           "room tone": roomToneEvery > 0 ? "every \(roomToneEvery)th recording of the voices also over white noise at -75 to -55 dBFS" : "none",
         ])
       let path = model + "/" + VoiceRouting.fileName
-      try routing.json().write(to: URL(fileURLWithPath: path), options: .atomic)
+      try routing.write(toFolder: model)
       print("\(path): \(people.count) people's recordings, \(voices.count) of \(name) voices, routed to \(routedModel)")
     }
   }

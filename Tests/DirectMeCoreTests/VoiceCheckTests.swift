@@ -159,6 +159,34 @@ struct VoiceRoutingTests {
     #expect(throws: VoiceFileError.self) { try VoiceRouting.load(modelFolder: folder.path) }
   }
 
+  @Test("a routing written with its references beside it loads as it was; a short or missing references file is named")
+  func referencesBeside() throws {
+    let folder = try TestSupport.temporaryFolder("routing-beside")
+    let written = VoiceRouting(
+      name: "synthetic", model: "synthetic-voices", scale: [1, 2], people: [[0.123556, -4], [0, 1], [1, 0]],
+      voices: [[10, 10], [9, -0.5]], neighbours: 2, margin: 0.5)
+    try written.write(toFolder: folder.path)
+    let json = String(decoding: try Data(contentsOf: folder.appendingPathComponent(VoiceRouting.fileName)), as: UTF8.self)
+    #expect(json.contains("\"people\":[]") && json.contains("\"referenceRows\":[3,2]"), "the references are not in the JSON")
+    let references = folder.appendingPathComponent(VoiceRouting.referencesFileName)
+    #expect(try Data(contentsOf: references).count == 5 * 2 * 4)
+    let loaded = try #require(try VoiceRouting.load(modelFolder: folder.path))
+    #expect(loaded == written)
+    #expect(loaded.people.rows == [[0.124, -4], [0, 1], [1, 0]] && loaded.voices.rows == [[10, 10], [9, -0.5]])
+    try Data(try Data(contentsOf: references).dropLast(4)).write(to: references)
+    #expect {
+      try VoiceRouting.load(modelFolder: folder.path)
+    } throws: { error in
+      (error as? VoiceFileError)?.file == references.path && "\(error)".contains("36 bytes")
+    }
+    try FileManager.default.removeItem(at: references)
+    #expect {
+      try VoiceRouting.load(modelFolder: folder.path)
+    } throws: { error in
+      (error as? VoiceFileError)?.file == references.path
+    }
+  }
+
   @Test("plain decimals are read as Double(String) reads them, bit for bit; anything else is left to it")
   func decimals() {
     var random = SystemRandomNumberGenerator()
@@ -182,7 +210,8 @@ struct VoiceRoutingTests {
     if let data = FileManager.default.contents(atPath: shipped.path) {
       let scanned = try VoiceRouting.decode(data)
       #expect(scanned == (try JSONDecoder().decode(VoiceRouting.self, from: data)))
-      #expect(scanned.people.count > 100 && scanned.voices.count > 100)
+      let loaded = try #require(try VoiceRouting.load(modelFolder: shipped.deletingLastPathComponent().path))
+      #expect(loaded.people.count > 100 && loaded.voices.count > 100)
       #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values.count == 2, "the scanner gave up")
     } else {
       Issue.record("the shipped model's routing.json is missing at \(shipped.path)")
