@@ -407,7 +407,7 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     }
     var routing: VoiceRouting
     do {
-      routing = try decode(data)
+      routing = try JSONDecoder().decode(VoiceRouting.self, from: data)
     } catch {
       throw VoiceFileError(file: path, problem: "not a voice routing file (\(error))")
     }
@@ -460,21 +460,6 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     referenceRows = nil
   }
 
-  /// Reads a routing file. Its two tables of references (most of its megabyte) are read
-  /// by a plain number scanner and the rest by JSONDecoder, which alone took ~80 ms, a third
-  /// of the start of `directme replay`; anything the scanner does not expect is left to
-  /// JSONDecoder whole.
-  public static func decode(_ data: Data) throws -> VoiceRouting {
-    let bytes = [UInt8](data)
-    guard let tables = ReferenceTables(bytes, keys: ["people", "voices"]) else {
-      return try JSONDecoder().decode(VoiceRouting.self, from: data)
-    }
-    var routing = try JSONDecoder().decode(VoiceRouting.self, from: Data(tables.rest))
-    routing.people = tables.values["people"] ?? routing.people
-    routing.voices = tables.values["voices"] ?? routing.voices
-    return routing
-  }
-
   /// The routed voices' model folder, for a routing read from `modelFolder`.
   public func modelPath(in modelFolder: String) -> String {
     model.hasPrefix("/") ? model : URL(fileURLWithPath: modelFolder).appendingPathComponent(model).standardizedFileURL.path
@@ -515,12 +500,6 @@ public struct ReferenceTable: Hashable, Sendable, Codable {
       precondition(row.count == width, "reference rows of different lengths")
       values += row.map { Float($0) }
     }
-  }
-
-  /// A table read row by row (`ReferenceTables`): `width` numbers, then the next row's.
-  init(width: Int, values: [Float]) {
-    self.width = width
-    self.values = values
   }
 
   /// Rows `rows` of a run of 32-bit little-endian floats, `width` to a row.
@@ -564,151 +543,5 @@ public struct ReferenceTable: Hashable, Sendable, Codable {
   public func encode(to encoder: any Swift.Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rows)
-  }
-}
-
-/// Top-level members of a JSON object whose values are arrays of arrays of numbers, read by
-/// scanning, and the document with each of those values emptied (`[]`). `nil` when the
-/// document is not an object or such a value holds anything else.
-struct ReferenceTables {
-  var values: [String: ReferenceTable] = [:]
-  var rest: [UInt8] = []
-
-  init?(_ bytes: [UInt8], keys: Set<String>) {
-    var index = 0
-    var depth = 0
-    var lastString: String?
-    var copiedUpTo = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
-      case UInt8(ascii: "\""):
-        let start = index + 1
-        index += 1
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-          index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-        }
-        guard index < bytes.count else { return nil }
-        lastString = String(decoding: bytes[start..<index], as: UTF8.self)
-        index += 1
-        continue
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        depth -= 1
-      case UInt8(ascii: ":") where depth == 1:
-        index += 1
-        Self.skipSpace(bytes, at: &index)
-        guard let key = lastString, keys.contains(key) else { continue }
-        let valueStart = index
-        guard let table = Self.table(bytes, at: &index) else { return nil }
-        values[key] = table
-        rest += bytes[copiedUpTo..<valueStart] + Array("[]".utf8)
-        copiedUpTo = index
-        continue
-      default:
-        break
-      }
-      index += 1
-    }
-    var first = 0
-    Self.skipSpace(bytes, at: &first)
-    guard depth == 0, first < bytes.count, bytes[first] == UInt8(ascii: "{") else { return nil }
-    rest += bytes[copiedUpTo...]
-  }
-
-  /// Moves `index` past JSON whitespace.
-  private static func skipSpace(_ bytes: [UInt8], at index: inout Int) {
-    while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
-      index += 1
-    }
-  }
-
-  /// A plain decimal ("-12.345": a sign, at most 15 digits, a point), read without making a
-  /// string of it: its digits as an integer, divided by the power of ten of its fraction,
-  /// both exact in a double, so the quotient is the correctly rounded value, as `Double("...")`
-  /// gives it. nil for anything else (an exponent, more digits), which `Double(String)` reads.
-  static func decimal(_ text: ArraySlice<UInt8>) -> Double? {
-    var digits = 0
-    var mantissa: Int64 = 0
-    var fraction = -1
-    var negative = false
-    for (offset, byte) in zip(0..., text) {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
-        digits += 1
-        if fraction >= 0 { fraction += 1 }
-      case UInt8(ascii: "-") where offset == 0:
-        negative = true
-      case UInt8(ascii: ".") where fraction < 0 && digits > 0:
-        fraction = 0
-      default:
-        return nil
-      }
-    }
-    guard digits > 0, digits <= 15, fraction != 0 else { return nil }
-    let value = Double(mantissa) / powersOfTen[max(0, fraction)]
-    return negative ? -value : value
-  }
-
-  private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-
-  /// A byte of a JSON number: a digit, a sign, a point or an exponent's e. (A switch: the
-  /// same test as `"0123...".utf8.contains` took a fifth of a short replay's time, 40 ms.)
-  private static func isNumberByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"),
-      UInt8(ascii: "E"):
-      return true
-    default:
-      return false
-    }
-  }
-
-  /// `[[number, ...], ...]` at `index`, moving past it; nil unless every row has the first's length.
-  private static func table(_ bytes: [UInt8], at index: inout Int) -> ReferenceTable? {
-    func expect(_ character: Unicode.Scalar) -> Bool {
-      skipSpace(bytes, at: &index)
-      guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
-      index += 1
-      return true
-    }
-    func list<T>(_ element: () -> T?) -> [T]? {
-      guard expect("[") else { return nil }
-      var items: [T] = []
-      if expect("]") { return items }
-      repeat {
-        guard let item = element() else { return nil }
-        items.append(item)
-      } while expect(",")
-      return expect("]") ? items : nil
-    }
-    func number() -> Double? {
-      skipSpace(bytes, at: &index)
-      let start = index
-      while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-      guard index > start else { return nil }
-      return Self.decimal(bytes[start..<index]) ?? Double(String(decoding: bytes[start..<index], as: UTF8.self))
-    }
-    // Read straight into one run of floats (no array per row).
-    var width: Int?
-    var values: [Float] = []
-    let rows = list { () -> Bool? in
-      guard expect("[") else { return nil }
-      var length = 0
-      if !expect("]") {
-        repeat {
-          guard let value = number() else { return nil }
-          values.append(Float(value))
-          length += 1
-        } while expect(",")
-        guard expect("]") else { return nil }
-      }
-      if width == nil { width = length }
-      return length == width ? true : nil
-    }
-    guard rows != nil else { return nil }
-    return ReferenceTable(width: values.isEmpty ? 0 : width ?? 0, values: values)
   }
 }

@@ -187,32 +187,12 @@ struct VoiceRoutingTests {
     }
   }
 
-  @Test("plain decimals are read as Double(String) reads them, bit for bit; anything else is left to it")
-  func decimals() {
-    var random = SystemRandomNumberGenerator()
-    var texts = ["0", "-0", "7", "-12.345", "999.999", "0.001", "123456789012.345", "-0.000", "1.5"]
-    for _ in 0..<20_000 {
-      let value = Double.random(in: -1000...1000, using: &random)
-      texts.append(String(format: "%.\(Int.random(in: 0...6, using: &random))f", value))
-    }
-    for text in texts {
-      let read = ReferenceTables.decimal(ArraySlice(Array(text.utf8)))
-      #expect(read?.bitPattern == Double(text)?.bitPattern, "\(text)")
-    }
-    for other in ["1e3", "-1E-2", "+1", ".5", "1.", "1.2.3", "--1", "1-", "", "1234567890123456"] {
-      #expect(ReferenceTables.decimal(ArraySlice(Array(other.utf8))) == nil, "\(other)")
-    }
-  }
-
-  @Test("the reference tables' scanner reads what JSONDecoder reads: the shipped file, keys inside notes, escapes, spacing, odd values")
-  func scanner() throws {
-    let shipped = TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme/routing.json")
-    if let data = FileManager.default.contents(atPath: shipped.path) {
-      let scanned = try VoiceRouting.decode(data)
-      #expect(scanned == (try JSONDecoder().decode(VoiceRouting.self, from: data)))
-      let loaded = try #require(try VoiceRouting.load(modelFolder: shipped.deletingLastPathComponent().path))
-      #expect(loaded.people.count > 100 && loaded.voices.count > 100)
-      #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values.count == 2, "the scanner gave up")
+  @Test("routing files read: the shipped one (references beside it), one holding its references itself, spacing and odd values")
+  func reading() throws {
+    let shipped = TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme")
+    if FileManager.default.fileExists(atPath: shipped.appendingPathComponent(VoiceRouting.fileName).path) {
+      let loaded = try #require(try VoiceRouting.load(modelFolder: shipped.path))
+      #expect(loaded.people.count > 100 && loaded.voices.count > 100 && loaded.people.width == loaded.scale.count)
     } else {
       Issue.record("the shipped model's routing.json is missing at \(shipped.path)")
     }
@@ -220,20 +200,20 @@ struct VoiceRoutingTests {
       { "notes" : {"people": "[[9, 9]] \\" and \\\\", "voices]": "}{"}, "name":"s\\"y", "model": "m",
         "people" : [ [1.5e1, -2] ,[ 0.25,3 ] ], "scale":[1,1], "voices":[[-1E-2,4]], "neighbours": 3, "margin": 0.2 }
       """
-    let data = Data(tricky.utf8)
-    let expected = try JSONDecoder().decode(VoiceRouting.self, from: data)
-    #expect(try VoiceRouting.decode(data) == expected)
-    #expect(ReferenceTables([UInt8](data), keys: ["people", "voices"])?.values["people"]?.rows == [[15, -2], [0.25, 3]])
+    let folder = try TestSupport.temporaryFolder("routing-tricky")
+    try Data(tricky.utf8).write(to: folder.appendingPathComponent(VoiceRouting.fileName))
+    let expected = try #require(try VoiceRouting.load(modelFolder: folder.path))
     #expect(expected.people.rows == [[15, -2], [0.25, 3]] && expected.voices.rows == [[-0.01, 4]])
     #expect(expected.people.count == 2 && expected.people.width == 2 && Array(expected.people[1]) == [0.25, 3])
     // Tables that are not numbers or whose rows differ in length, and documents that are not
-    // JSON, are JSONDecoder's to refuse.
+    // JSON, are refused.
     let ragged = """
       {"name": "s", "model": "m", "scale": [1, 1], "people": [[1, 2], [3]], "voices": [[1, 2]], "neighbours": 1,
        "margin": 0.1, "notes": {}}
       """
     for bad in ["{\"people\": [[\"a\"]], \"voices\": [[1]]}", "{\"people\": [[1,]]", "[1]", "{\"people\": [[1]", ragged] {
-      #expect(throws: (any Error).self) { try VoiceRouting.decode(Data(bad.utf8)) }
+      try Data(bad.utf8).write(to: folder.appendingPathComponent(VoiceRouting.fileName))
+      #expect(throws: VoiceFileError.self) { try VoiceRouting.load(modelFolder: folder.path) }
     }
   }
 }
