@@ -11,7 +11,8 @@
 #   5. measures how the adaptation speakers' voices vary (directme-bench voices), for the
 #      voice check of personal models;
 #   6. adapts a model for synthetic voices on top of it (directme-bench synthetic-labels,
-#      directme adapt) and writes the routing of synthetic-sounding utterances to it.
+#      directme adapt), another on the same clips through an 8 kHz link, and writes the
+#      routing of synthetic-sounding utterances to them.
 # Takes about 20 minutes on 2 cores. Work files go to build/model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,24 +42,32 @@ mkdir -p models/en-us-directme.new
 # Synthetic voices (espeak-ng, flite at rates and pitches the benchmark does not use) get a
 # model of their own, adapted further from this one, and utterances whose voice is nearer
 # theirs than people's go to it (routing.json).
-"$bench" synthetic-labels --out "$work/synthetic" --rounds 4 --commands-per-voice 20 --others-per-voice 14
+# The same clips through an 8 kHz link (a telephone, a Bluetooth headset, festival's 8 kHz
+# voices) make a third model: a routed utterance with nothing above 4 kHz goes to it.
+"$bench" synthetic-labels --out "$work/synthetic" --rounds 4 --commands-per-voice 20 --others-per-voice 14 --narrowband-every 1
 "$bin" adapt "$work/synthetic/synthetic.tsv" --base "$work/en-us-directme" --method map --out "$work/synthetic-voices" --force
+"$bin" adapt "$work/synthetic/synthetic-narrowband.tsv" --base "$work/en-us-directme" --method map \
+  --out "$work/synthetic-narrowband" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
-  --routed-model synthetic-voices
+  --routed-model synthetic-voices --narrowband-model synthetic-narrowband
 for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json routing.json routing-references.f32; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
-mkdir -p models/en-us-directme.new/synthetic-voices
-for file in means variances sendump transition_matrices feat.params noisedict; do
-  cp "$work/synthetic-voices/$file" models/en-us-directme.new/synthetic-voices/
+for routed in synthetic-voices synthetic-narrowband; do
+  mkdir -p "models/en-us-directme.new/$routed"
+  for file in means variances sendump transition_matrices feat.params noisedict; do
+    cp "$work/$routed/$file" "models/en-us-directme.new/$routed/"
+  done
+  # Its base is the folder holding it (mdef is read from there, and from Debian's model in turn).
+  sed 's|"baseModel" : "[^"]*"|"baseModel" : ".."|' "$work/$routed/adaptation.json" \
+    > "models/en-us-directme.new/$routed/adaptation.json"
 done
-# Its base is the folder holding it (mdef is read from there, and from Debian's model in turn).
-sed 's|"baseModel" : "[^"]*"|"baseModel" : ".."|' "$work/synthetic-voices/adaptation.json" \
-  > models/en-us-directme.new/synthetic-voices/adaptation.json
 [ -f "$work/en-us-directme/mllr_matrix" ] && cp "$work/en-us-directme/mllr_matrix" models/en-us-directme.new/
 cp models/en-us-directme/README.md models/en-us-directme.new/ 2>/dev/null || true
 # Written by hand, not by the steps above: pronunciations for the synthetic voices' decoder alone.
-cp models/en-us-directme/synthetic-voices/pronunciations.dict models/en-us-directme.new/synthetic-voices/ 2>/dev/null || true
+for routed in synthetic-voices synthetic-narrowband; do
+  cp models/en-us-directme/synthetic-voices/pronunciations.dict "models/en-us-directme.new/$routed/" 2>/dev/null || true
+done
 rm -rf models/en-us-directme
 mv models/en-us-directme.new models/en-us-directme
 echo "make-model: models/en-us-directme rebuilt; see $work/tune.txt for the held-out figures"

@@ -254,10 +254,7 @@ public struct PersonalizeJob {
           }
         }
         // The base as it is routes voices to their own models: so does this copy.
-        if var routing {
-          routing.model = routing.modelPath(in: base)
-          try routing.write(toFolder: staging.path)
-        }
+        try routing?.withModelPaths(in: base).write(toFolder: staging.path)
       }
       // The base model's second opinion (see `Detector.SecondOpinion`) is not asked about a
       // model adapted to its owner's voice: that model is to hear them better than the base.

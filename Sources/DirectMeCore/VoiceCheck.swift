@@ -323,12 +323,26 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   public var name: String
   /// The routed voices' model folder, relative to the folder holding this file.
   public var model: String
+  /// The routed voices' model for narrowband utterances (`Bandwidth.isNarrowband`: through a
+  /// telephone or Bluetooth link, festival's 8 kHz voices), relative to the folder holding
+  /// this file; nil: `model` hears them too.
+  public var narrowbandModel: String?
   /// How much each number of the statistic varies between people's recordings.
   public var scale: [Double]
   /// Voice statistics (`VoiceStatistic.routing`) of people's recordings (the model's own voices).
   public var people: ReferenceTable
   /// Voice statistics of the routed voices' recordings.
   public var voices: ReferenceTable
+  /// The same of recordings through a narrowband (8 kHz) link, against which a narrowband
+  /// utterance is measured (nil: against `people` and `voices`). Through such a link a
+  /// voice lies nearer other narrowband voices than its own: festival's ked at 8 kHz was
+  /// routed 8 times in 46 against references mostly wideband.
+  public var narrowbandPeople: ReferenceTable?
+  public var narrowbandVoices: ReferenceTable?
+  /// How much nearer the narrowband routed voices must be (nil: `margin`). Through 8 kHz
+  /// all voices lie nearer each other: festival's ked and kal at 8 kHz leaned 0.01-0.15
+  /// their way, where 0.15 is the margin for wideband voices.
+  public var narrowbandMargin: Double?
   public var neighbours: Int
   /// How much nearer (root mean square, in units of `scale`) the routed voices must be.
   public var margin: Double
@@ -340,11 +354,12 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   public var referenceRows: [Int]?
 
   public init(
-    name: String, model: String, scale: [Double], people: [[Double]], voices: [[Double]], neighbours: Int = 5,
-    margin: Double = 0.15, notes: [String: String] = [:]
+    name: String, model: String, narrowbandModel: String? = nil, scale: [Double], people: [[Double]], voices: [[Double]],
+    neighbours: Int = 5, margin: Double = 0.15, notes: [String: String] = [:]
   ) {
     self.name = name
     self.model = model
+    self.narrowbandModel = narrowbandModel
     self.scale = scale
     self.people = ReferenceTable(Self.threeDecimals(people))
     self.voices = ReferenceTable(Self.threeDecimals(voices))
@@ -387,16 +402,24 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     min(nearest(statistic, among: people), nearest(statistic, among: voices))
   }
 
-  /// How much nearer the routed voices are than people (positive: route it).
-  public func lean(_ statistic: [Double]) -> Double {
-    nearest(statistic, among: people) - nearest(statistic, among: voices)
+  /// How much nearer the routed voices are than people (positive: route it); a `narrowband`
+  /// utterance measured against the narrowband references, when there are some.
+  public func lean(_ statistic: [Double], narrowband: Bool = false) -> Double {
+    if narrowband, let people = narrowbandPeople, let voices = narrowbandVoices {
+      return nearest(statistic, among: people) - nearest(statistic, among: voices)
+    }
+    return nearest(statistic, among: people) - nearest(statistic, among: voices)
   }
 
   /// Whether an utterance goes to the routed voices' model (not when too short to tell).
-  public func routes(_ statistic: [Double]?) -> Bool {
+  public func routes(_ statistic: [Double]?, narrowband: Bool = false) -> Bool {
     guard let statistic else { return false }
-    return lean(statistic) > margin
+    let margin = narrowband && hasNarrowbandReferences ? narrowbandMargin ?? self.margin : self.margin
+    return lean(statistic, narrowband: narrowband) > margin
   }
+
+  /// Whether the routing measures narrowband utterances on their own (`narrowbandPeople`).
+  public var hasNarrowbandReferences: Bool { narrowbandPeople != nil && narrowbandVoices != nil }
 
   /// The routing beside a model, if it has one.
   public static func load(modelFolder: String) throws -> VoiceRouting? {
@@ -424,16 +447,19 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   public static let referencesFileName = "routing-references.f32"
 
   /// Writes the routing into `folder`: `routing.json`, and its references beside it as
-  /// 32-bit floats (little-endian, people's rows then the voices'), the numbers a routing
-  /// holds in memory. 13,179 references of 25 numbers were 2.3 MB as JSON text; as floats
-  /// 1.3 MB, read without parsing.
+  /// 32-bit floats (little-endian, people's rows, the voices', then the narrowband people's
+  /// and voices' if any), the numbers a routing holds in memory. 13,179 references of 25
+  /// numbers were 2.3 MB as JSON text; as floats 1.3 MB, read without parsing.
   public func write(toFolder folder: String) throws {
     var metadata = self
     metadata.people = ReferenceTable([])
     metadata.voices = ReferenceTable([])
+    metadata.narrowbandPeople = nil
+    metadata.narrowbandVoices = nil
     metadata.referencesFile = Self.referencesFileName
-    metadata.referenceRows = [people.count, voices.count]
-    try (people.littleEndianFloats + voices.littleEndianFloats).write(
+    let tables = [people, voices] + [narrowbandPeople, narrowbandVoices].compactMap { $0 }
+    metadata.referenceRows = tables.map(\.count)
+    try tables.reduce(Data()) { $0 + $1.littleEndianFloats }.write(
       to: URL(fileURLWithPath: folder + "/" + Self.referencesFileName), options: .atomic)
     try metadata.json().write(to: URL(fileURLWithPath: folder + "/" + Self.fileName), options: .atomic)
   }
@@ -445,23 +471,42 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
       throw VoiceFileError(file: path, problem: "cannot read the voice routing's references")
     }
     let width = scale.count
-    guard let rows = referenceRows, rows.count == 2, rows.allSatisfy({ $0 > 0 }), width > 0 else {
+    guard let rows = referenceRows, rows.count == 2 || rows.count == 4, rows.allSatisfy({ $0 > 0 }), width > 0 else {
       throw VoiceFileError(file: path, problem: "the voice routing file gives no rows of references for it")
     }
-    let expected = (rows[0] + rows[1]) * width * MemoryLayout<Float>.size
+    let expected = rows.reduce(0, +) * width * MemoryLayout<Float>.size
     guard data.count == expected else {
       throw VoiceFileError(
         file: path,
-        problem: "\(data.count) bytes where \(rows[0]) + \(rows[1]) references of \(width) 32-bit floats take \(expected)")
+        problem: "\(data.count) bytes where \(rows.map(String.init).joined(separator: " + ")) references of \(width) 32-bit floats take \(expected)")
     }
-    people = ReferenceTable(width: width, littleEndianFloats: data, rows: 0..<rows[0])
-    voices = ReferenceTable(width: width, littleEndianFloats: data, rows: rows[0]..<rows[0] + rows[1])
+    var tables: [ReferenceTable] = []
+    var start = 0
+    for count in rows {
+      tables.append(ReferenceTable(width: width, littleEndianFloats: data, rows: start..<start + count))
+      start += count
+    }
+    people = tables[0]
+    voices = tables[1]
+    narrowbandPeople = tables.count == 4 ? tables[2] : nil
+    narrowbandVoices = tables.count == 4 ? tables[3] : nil
     referencesFile = nil
     referenceRows = nil
   }
 
   /// The routed voices' model folder, for a routing read from `modelFolder`.
-  public func modelPath(in modelFolder: String) -> String {
+  public func modelPath(in modelFolder: String) -> String { Self.path(of: model, in: modelFolder) }
+
+  /// The routing read from `modelFolder` with the model folders it names as full paths (for
+  /// loading them, or for a copy written elsewhere).
+  public func withModelPaths(in modelFolder: String) -> VoiceRouting {
+    var routing = self
+    routing.model = Self.path(of: model, in: modelFolder)
+    routing.narrowbandModel = narrowbandModel.map { Self.path(of: $0, in: modelFolder) }
+    return routing
+  }
+
+  private static func path(of model: String, in modelFolder: String) -> String {
     model.hasPrefix("/") ? model : URL(fileURLWithPath: modelFolder).appendingPathComponent(model).standardizedFileURL.path
   }
 
@@ -475,7 +520,7 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     return try encoder.encode(self) + Data("\n".utf8)
   }
 
-  static func threeDecimals(_ references: [[Double]]) -> [[Double]] {
+  public static func threeDecimals(_ references: [[Double]]) -> [[Double]] {
     references.map { $0.map { ($0 * 1e3).rounded() / 1e3 } }
   }
 }

@@ -25,11 +25,18 @@ extension PocketSphinxRecognizer {
     }
     var final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
     var routed: String?
-    if let routing = voice.map({ $0.matches ? routing : otherVoicesRouting }) ?? routing,
-      routing.routes(routingStatistic)
-    {
-      final = try laterDecoder(routing.model)
-      routed = routing.name
+    let voiceRouting = voice.map { $0.matches ? routing : otherVoicesRouting } ?? routing
+    // Through a narrowband link (nothing above 4 kHz), measured against voices through one,
+    // and routed to the routed voices' model for that.
+    let narrowband = voiceRouting?.narrowbandModel != nil && Bandwidth.of(heard)?.isNarrowband == true
+    if let routing = voiceRouting, routing.routes(routingStatistic, narrowband: narrowband) {
+      if narrowband, let narrowband = routing.narrowbandModel {
+        final = try laterDecoder(narrowband)
+        routed = routing.name + " narrowband"
+      } else {
+        final = try laterDecoder(routing.model)
+        routed = routing.name
+      }
     }
     // Only the model's own decisions are checked by a second opinion (not a personal model's
     // in its owner's voice, nor the routed voices' model's).

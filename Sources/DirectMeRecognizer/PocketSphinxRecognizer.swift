@@ -66,11 +66,15 @@ public final class PocketSphinxRecognizer: Recognizer {
         as: "the model for other voices it names")
     }
     func loadRouting(_ folder: String) throws -> VoiceRouting? {
-      guard configuration.finalPass == .batch, var routing = try VoiceRouting.load(modelFolder: folder) else { return nil }
-      routing.model = routing.modelPath(in: folder)
-      try Self.validate(
-        model: routing.model, of: configuration, namedIn: folder + "/" + VoiceRouting.fileName,
-        as: "the model for \(routing.name) voices it names")
+      guard configuration.finalPass == .batch, let routing = try VoiceRouting.load(modelFolder: folder)?.withModelPaths(in: folder) else {
+        return nil
+      }
+      for (model, what) in [(routing.model, ""), (routing.narrowbandModel, " through a narrowband link")] {
+        guard let model else { continue }
+        try Self.validate(
+          model: model, of: configuration, namedIn: folder + "/" + VoiceRouting.fileName,
+          as: "the model for \(routing.name) voices\(what) it names")
+      }
       return routing
     }
     routing = try loadRouting(configuration.acousticModel)

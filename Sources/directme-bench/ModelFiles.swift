@@ -260,6 +260,24 @@ struct VoiceRoutingFile: ParsableCommand {
   @Option(help: ArgumentHelp("The routed voices' model folder, relative to the model folder.", valueName: "folder"))
   var routedModel: String = "synthetic-voices"
 
+  @Option(
+    help: ArgumentHelp(
+      "The routed voices' model for narrowband (8 kHz) utterances, relative to the model folder (default: none).",
+      valueName: "folder"))
+  var narrowbandModel: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --narrowband-model: every N-th recording of people and of the routed voices through 8 kHz, the references narrowband utterances are measured against.",
+      valueName: "N"))
+  var narrowbandReferencesEvery: Int = 2
+
+  @Option(
+    help: ArgumentHelp(
+      "With --narrowband-model: how much nearer the narrowband routed voices must be (0.05 routed 5% of held-out people's clips through 8 kHz).",
+      valueName: "distance"))
+  var narrowbandMargin: Double = 0.05
+
   @Option(help: ArgumentHelp("The model (default: DirectMe's); routing.json is written into it.", valueName: "folder"))
   var model: String = Resources.defaultModel
 
@@ -289,27 +307,40 @@ struct VoiceRoutingFile: ParsableCommand {
 
   func validate() throws {
     guard narrowbandEvery >= 0 else { throw ValidationError("--narrowband-every must be 0 or more") }
+    guard narrowbandReferencesEvery >= 1 else { throw ValidationError("--narrowband-references-every must be 1 or more") }
     guard roomToneEvery >= 0 else { throw ValidationError("--room-tone-every must be 0 or more") }
   }
 
   func run() throws {
     try reportingErrors {
       let features = try VoiceFeatures(model: model)
+      // A front end's cepstra of one recording depend a little on the recordings it read
+      // before (2,151 of 13,179 references changed when narrowband copies were read in
+      // between): the narrowband references get a front end of their own, and the others
+      // come out as without them.
+      let narrowbandFeatures = narrowbandModel != nil ? try VoiceFeatures(model: model) : nil
       // People's recordings hold their rooms already. The routed voices' come from files, padded
       // with digital silence, which the statistic leaves out (`VoiceFeatures.sounding`);
       // through a microphone that padding is the room's quiet, and its frames count: without
       // references over it, flite kal16's "down" over -70 dBFS went to the people's model
       // and was read "found" (routed: right).
-      func statistics(_ labels: [String], roomToneEvery: Int) throws -> ([[Double]], Int) {
+      // Also the narrowband references (`VoiceRouting.narrowbandPeople`), with a narrowband model.
+      func statistics(_ labels: [String], roomToneEvery: Int) throws -> ([[Double]], [[Double]], Int) {
         let (recordings, problems) = try LabelledAudioReader.read(labels)
         for problem in problems { warn("routing: \(problem)") }
         var statistics: [[Double]] = []
+        var narrowbandStatistics: [[Double]] = []
         var random = Signal.Random(seed: 17)
         for (index, recording) in recordings.enumerated() {
           let samples = try AudioFileSource.readAll(path: recording.path)
           if let statistic = features.routingStatistic(samples) { statistics.append(statistic) }
           if narrowbandEvery > 0 && index % narrowbandEvery == 0, let statistic = features.routingStatistic(Self.narrowband(samples)) {
             statistics.append(statistic)
+          }
+          if let narrowbandFeatures, index % narrowbandReferencesEvery == 0,
+            let statistic = narrowbandFeatures.routingStatistic(Self.narrowband(samples))
+          {
+            narrowbandStatistics.append(statistic)
           }
           if roomToneEvery > 0 && index % roomToneEvery == 0 {
             let level = Double.random(in: Signal.roomQuietLevels, using: &random)
@@ -318,13 +349,13 @@ struct VoiceRoutingFile: ParsableCommand {
             }
           }
         }
-        return (statistics, Set(recordings.map(\.speaker)).count)
+        return (statistics, narrowbandStatistics, Set(recordings.map(\.speaker)).count)
       }
-      let (people, speakers) = try statistics(self.people, roomToneEvery: 0)
-      let (voices, voiceCount) = try statistics(self.voices, roomToneEvery: roomToneEvery)
+      let (people, narrowbandPeople, speakers) = try statistics(self.people, roomToneEvery: 0)
+      let (voices, narrowbandVoices, voiceCount) = try statistics(self.voices, roomToneEvery: roomToneEvery)
       guard let population = VoicePopulation.measure(people) else { throw Failure("too few recordings of people") }
-      let routing = VoiceRouting(
-        name: name, model: routedModel, scale: population.scale, people: people, voices: voices, margin: margin,
+      var routing = VoiceRouting(
+        name: name, model: routedModel, narrowbandModel: narrowbandModel, scale: population.scale, people: people, voices: voices, margin: margin,
         notes: [
           "people": "\(people.count) recordings of \(speakers) speakers (\(self.people.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")))",
           "voices": "\(voices.count) recordings of \(voiceCount) voices (\(self.voices.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")))",
@@ -332,9 +363,17 @@ struct VoiceRoutingFile: ParsableCommand {
           "narrowband": narrowbandEvery > 0 ? "every \(narrowbandEvery)th recording of each also through 8 kHz" : "none",
           "room tone": roomToneEvery > 0 ? "every \(roomToneEvery)th recording of the voices also over white noise at -75 to -55 dBFS" : "none",
         ])
+      if narrowbandModel != nil {
+        routing.narrowbandPeople = ReferenceTable(VoiceRouting.threeDecimals(narrowbandPeople))
+        routing.narrowbandVoices = ReferenceTable(VoiceRouting.threeDecimals(narrowbandVoices))
+        routing.narrowbandMargin = narrowbandMargin
+        routing.notes["narrowband references"] =
+          "every \(narrowbandReferencesEvery)th recording of each through 8 kHz: \(narrowbandPeople.count) of people, \(narrowbandVoices.count) of the voices"
+      }
       let path = model + "/" + VoiceRouting.fileName
       try routing.write(toFolder: model)
-      print("\(path): \(people.count) people's recordings, \(voices.count) of \(name) voices, routed to \(routedModel)")
+      let narrowband = narrowbandModel.map { " (narrowband: \($0))" } ?? ""
+      print("\(path): \(people.count) people's recordings, \(voices.count) of \(name) voices, routed to \(routedModel)\(narrowband)")
     }
   }
 }

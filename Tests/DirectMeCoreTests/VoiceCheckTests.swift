@@ -187,6 +187,37 @@ struct VoiceRoutingTests {
     }
   }
 
+  @Test("narrowband references: written beside the others, loaded as written; a narrowband utterance is measured against them, at their margin")
+  func narrowbandReferences() throws {
+    let folder = try TestSupport.temporaryFolder("routing-narrowband")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var written = VoiceRouting(
+      name: "synthetic", model: "synthetic-voices", narrowbandModel: "synthetic-narrowband", scale: [1, 1],
+      people: [[0, 0], [0, 1]], voices: [[20, 20], [20, 19]], neighbours: 1, margin: 0.5)
+    written.narrowbandPeople = ReferenceTable([[5, 5], [5, 6]])
+    written.narrowbandVoices = ReferenceTable([[6, 5]])
+    written.narrowbandMargin = 0.1
+    try written.write(toFolder: folder.path)
+    let json = String(decoding: try Data(contentsOf: folder.appendingPathComponent(VoiceRouting.fileName)), as: UTF8.self)
+    #expect(json.contains("\"referenceRows\":[2,2,2,1]") && !json.contains("\"narrowbandPeople\""), "\(json)")
+    let loaded = try #require(try VoiceRouting.load(modelFolder: folder.path))
+    #expect(loaded == written)
+    let resolved = loaded.withModelPaths(in: "/m/x/..")
+    #expect(resolved.model == "/m/synthetic-voices" && resolved.narrowbandModel == "/m/synthetic-narrowband", "\(resolved)")
+    // (5.8, 4.6): against all references people's are nearer; against the narrowband ones the
+    // voices' are, by 0.632 - 0.316 = 0.316 (root mean square over two numbers) > 0.1.
+    let statistic: [Double] = [5.8, 4.6]
+    #expect(!loaded.routes(statistic))
+    #expect(loaded.routes(statistic, narrowband: true))
+    var stricter = loaded
+    stricter.narrowbandMargin = 0.4
+    #expect(!stricter.routes(statistic, narrowband: true))
+    // Without narrowband references a narrowband utterance is measured like any other.
+    var without = loaded
+    without.narrowbandPeople = nil
+    #expect(!without.routes(statistic, narrowband: true))
+  }
+
   @Test("routing files read: the shipped one (references beside it), one holding its references itself, spacing and odd values")
   func reading() throws {
     let shipped = TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme")
