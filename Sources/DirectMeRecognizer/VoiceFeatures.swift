@@ -50,9 +50,14 @@ public final class VoiceFeatures {
     cmd_ln_free_r(config)
   }
 
-  /// The cepstra of `samples` (16 kHz), a frame every 10 ms. The corresponding C function
-  /// is `fe_process_utt`.
+  /// The cepstra of `samples` (16 kHz), a frame every 10 ms, the same whatever was read
+  /// before: the front end's noise estimate (`-remove_noise`, on by default) is started
+  /// afresh for each call (`fe_start_utt` keeps it; it carried from one recording to the
+  /// next, and 2,151 of the 13,179 routing references differed with the order the
+  /// recordings were read in). The corresponding C functions are `fe_start_stream` and
+  /// `fe_process_utt`.
   public func cepstra(_ samples: [Int16]) -> [[Float]] {
+    fe_start_stream(frontEnd)
     guard !samples.isEmpty, fe_start_utt(frontEnd) == 0 else { return [] }
     let width = Int(fe_get_output_size(frontEnd))
     var block: UnsafeMutablePointer<UnsafeMutablePointer<mfcc_t>?>?

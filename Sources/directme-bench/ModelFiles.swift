@@ -314,11 +314,6 @@ struct VoiceRoutingFile: ParsableCommand {
   func run() throws {
     try reportingErrors {
       let features = try VoiceFeatures(model: model)
-      // A front end's cepstra of one recording depend a little on the recordings it read
-      // before (2,151 of 13,179 references changed when narrowband copies were read in
-      // between): the narrowband references get a front end of their own, and the others
-      // come out as without them.
-      let narrowbandFeatures = narrowbandModel != nil ? try VoiceFeatures(model: model) : nil
       // People's recordings hold their rooms already. The routed voices' come from files, padded
       // with digital silence, which the statistic leaves out (`VoiceFeatures.sounding`);
       // through a microphone that padding is the room's quiet, and its frames count: without
@@ -337,8 +332,8 @@ struct VoiceRoutingFile: ParsableCommand {
           if narrowbandEvery > 0 && index % narrowbandEvery == 0, let statistic = features.routingStatistic(Self.narrowband(samples)) {
             statistics.append(statistic)
           }
-          if let narrowbandFeatures, index % narrowbandReferencesEvery == 0,
-            let statistic = narrowbandFeatures.routingStatistic(Self.narrowband(samples))
+          if narrowbandModel != nil, index % narrowbandReferencesEvery == 0,
+            let statistic = features.routingStatistic(Self.narrowband(samples))
           {
             narrowbandStatistics.append(statistic)
           }

@@ -215,7 +215,7 @@ struct RecognizerSpeechTests {
     #expect(!notAsked.isEmpty && notAsked.allSatisfy { $0.secondOpinion == nil })
     // Noise read as commands, with no voiced frame: never asked (the gate refuses such words).
     let noise = folder.appendingPathComponent("noise.wav")
-    let made = try TestSupport.run(["sox", "-n", "-r", "16000", "-b", "16", "-c", "1", noise.path, "synth", "2", "whitenoise", "vol", "0.05"])
+    let made = try TestSupport.run(["sox", "-R", "-n", "-r", "16000", "-b", "16", "-c", "1", noise.path, "synth", "2", "whitenoise", "vol", "0.05"])
     try #require(made.status == 0, "sox: \(made.stderr)")
     var configuration = RecognizerConfiguration(grammar: grammar)
     configuration.secondOpinion = .init(model: shippedModel, asked: ["down": -1e9..<1e9, "up": -1e9..<1e9, "left": -1e9..<1e9, "right": -1e9..<1e9])
