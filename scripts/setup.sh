@@ -31,6 +31,22 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# --voices: also festival's kal and ked at 8 kHz for the benchmark. Debian installs them only in
+# place of the 16 kHz ones, so they are unpacked into build/voices/festival-8k instead.
+if [ "${1:-}" = "--voices" ]; then
+  voices8k="$(cd "$(dirname "$0")/.." && pwd)/build/voices/festival-8k"
+  if [ ! -d "$voices8k/usr/share/festival/voices/english/ked_diphone" ]; then
+    download="$(mktemp -d)"
+    if (cd "$download" && apt-get download festvox-kallpc8k festvox-kdlpc8k >/dev/null 2>&1); then
+      mkdir -p "$voices8k"
+      for deb in "$download"/*.deb; do dpkg -x "$deb" "$voices8k"; done
+    else
+      echo "setup: festival's 8 kHz voices could not be downloaded; the benchmark skips them" >&2
+    fi
+    rm -rf "$download"
+  fi
+fi
+
 if ! command -v swift >/dev/null 2>&1; then
   if [ -x /opt/swift/usr/bin/swift ]; then
     echo "setup: swift is at /opt/swift/usr/bin; add it to PATH" >&2

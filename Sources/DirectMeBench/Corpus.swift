@@ -322,7 +322,7 @@ public struct CorpusBuilder {
   // MARK: Synthetic speech
 
   public struct Voice: Hashable, Sendable {
-    public var engine: String  // "flite", "espeak-ng" or "text2wave" (festival)
+    public var engine: String  // "flite", "espeak-ng", "text2wave" (festival) or "text2wave-8k" (`festival8k`)
     public var name: String
     public var rate: Int?
     public var pitch: Int?
@@ -441,6 +441,31 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let festival8kCommands = "festival's 8 kHz voices (kal, ked), commands"
+  public static let festival8kOther = "festival's 8 kHz voices (kal, ked), not commands"
+
+  /// festival's kal and ked as Debian's `festvox-kallpc8k` and `festvox-kdlpc8k` give them:
+  /// the same speakers' diphones at 8 kHz (a database of its own, not the 16 kHz voices
+  /// resampled), which replace the 16 kHz packages when installed, so `scripts/setup.sh
+  /// --voices` unpacks them into `folder` instead (its `usr/share/festival/voices/english`).
+  /// Each says every command phrase, carried command and other phrase; sox takes them to
+  /// 16 kHz, as a user would. Empty when the voices are not there.
+  public func festival8k(folder: String) throws -> [BenchItem] {
+    let english = folder + "/usr/share/festival/voices/english"
+    var items: [BenchItem] = []
+    for name in ["kal_diphone", "ked_diphone"] where FileManager.default.fileExists(atPath: english + "/" + name) {
+      let voice = Voice(engine: "text2wave-8k", name: english + "/" + name)
+      progress("synthesizing festival's 8 kHz \(name)")
+      for (text, expected) in Self.commandPhrases + Self.carrierPhrases {
+        items.append(BenchItem(id: "festival 8 kHz:\(name)/\(text)", condition: Self.festival8kCommands, expected: expected, samples: try speak(text, voice: voice)))
+      }
+      for text in Self.otherPhrases {
+        items.append(BenchItem(id: "festival 8 kHz:\(name)/\(text)", condition: Self.festival8kOther, expected: [], samples: try speak(text, voice: voice)))
+      }
+    }
+    return items
+  }
+
   public static let syntheticOverRoomTone = "synthetic speech over a room's quiet"
 
   /// The synthetic commands, carried commands and other phrases as a microphone hears them
@@ -489,6 +514,21 @@ public struct CorpusBuilder {
         try text.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
         try Tools.run(["text2wave", "-eval", "(voice_\(voice.name))", script.path, "-o", raw.path])
+      } else if voice.engine == "text2wave-8k" {
+        // A voice unpacked outside festival's own folders (`festival8k`): its folder and its
+        // 8 kHz diphone index set before its definition is loaded (festival has loaded the
+        // 16 kHz kal already as its default voice).
+        let script = cache.appendingPathComponent("speech-\(key).txt")
+        try text.write(to: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let folder = voice.name
+        let name = (folder as NSString).lastPathComponent  // kal_diphone
+        let short = String(name.prefix { $0 != "_" })  // kal
+        let setup = """
+          (begin (set! \(name)_dir "\(folder)/") (set! \(short)_index_file "\(folder)/group/\(short)lpc8k.group") \
+          (load "\(folder)/festvox/\(name).scm") (voice_\(name)))
+          """
+        try Tools.run(["text2wave", "-eval", setup, script.path, "-o", raw.path])
       } else {
         var arguments = ["espeak-ng", "-v", voice.name, "-w", raw.path]
         if let rate = voice.rate { arguments += ["-s", String(rate)] }

@@ -32,7 +32,8 @@ struct AccuracyBench: ParsableCommand {
       mains hum with harmonics, 10 dB under the speech), sequences of 2-4 direction clips with \
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
-      variants no model was adapted on), and \
+      variants no model was adapted on; festival's 8 kHz kal and ked when scripts/setup.sh --voices \
+      unpacked them), and \
       silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
@@ -53,6 +54,12 @@ struct AccuracyBench: ParsableCommand {
 
   @Flag(help: "Skip the baseline.")
   var noBaseline = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Where festival's 8 kHz voices are unpacked (scripts/setup.sh --voices; their condition is skipped when absent).",
+      valueName: "folder"))
+  var festival8k: String = Resources.path("build/voices/festival-8k")
 
   @Flag(help: "A quicker, smaller run: a third of the training-set and noise items, fewer sequences.")
   var quick = false
@@ -200,9 +207,13 @@ struct AccuracyBench: ParsableCommand {
       let synthetic = try builder.synthetic()
       items += synthetic + CorpusBuilder.overRoomTone(synthetic)
       // Half the synthetic commands, carried commands and other phrases through an 8 kHz link
-      // (a telephone, a Bluetooth microphone; festival's 8 kHz voices sound the same).
+      // (a telephone, a Bluetooth microphone; festival's own 8 kHz voices are measured apart:
+      // their diphones are a database of their own).
       let spoken = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther]
       items += try builder.narrowband(synthetic.filter { spoken.contains($0.condition) }, condition: CorpusBuilder.syntheticNarrowband)
+      let festival = try builder.festival8k(folder: festival8k)
+      if festival.isEmpty { warn("bench: festival's 8 kHz voices are not at \(festival8k) (scripts/setup.sh --voices); their condition is skipped") }
+      items += festival
     }
     if includes(.nonspeech) { items += try builder.nonSpeech() }
     return items

@@ -316,3 +316,30 @@ func syntheticOverRoomTone() throws {
   #expect(Set(copies.map(\.samples)).count == 3, "each item over its own noise")
   #expect(CorpusBuilder.overRoomTone(items).map(\.samples) == copies.map(\.samples))
 }
+
+/// Where `scripts/setup.sh --voices` unpacks festival's 8 kHz voices.
+let festival8k = TestSupport.repositoryRoot.appendingPathComponent("build/voices/festival-8k").path
+let hasFestival8k =
+  FileManager.default.fileExists(atPath: festival8k + "/usr/share/festival/voices/english/ked_diphone")
+  && TestSupport.which("text2wave") != nil
+
+@Test("the bench's festival 8 kHz voices: none without their folder")
+func festival8kAbsent() throws {
+  #expect(try CorpusBuilder(cache: try TestSupport.temporaryFolder("festival-8k")).festival8k(folder: "/nonexistent").isEmpty)
+}
+
+@Test(
+  "the bench's festival 8 kHz voices: every phrase by kal and ked, at their own 8 kHz",
+  .enabled(if: hasFestival8k, "needs festival and its 8 kHz voices unpacked by scripts/setup.sh --voices"))
+func festival8kVoices() throws {
+  let folder = try TestSupport.temporaryFolder("festival-8k")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let items = try CorpusBuilder(cache: folder).festival8k(folder: festival8k)
+  let phrases = CorpusBuilder.commandPhrases.count + CorpusBuilder.carrierPhrases.count + CorpusBuilder.otherPhrases.count
+  #expect(items.count == 2 * phrases)
+  #expect(Set(items.map(\.condition)) == [CorpusBuilder.festival8kCommands, CorpusBuilder.festival8kOther])
+  // The voices' own 8 kHz: nothing above 4 kHz (the 16 kHz kal installed beside them is not used).
+  let up = try #require(items.first { $0.id.hasSuffix("kal_diphone/up") })
+  #expect(Bandwidth.of(up.samples)?.isNarrowband == true, "\(String(describing: Bandwidth.of(up.samples)))")
+  #expect(up.expected == [.up] && up.samples.count > 8_000)
+}
