@@ -466,6 +466,23 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let fliteKalCommands = "flite's kal (its default voice, 8 kHz), commands"
+  public static let fliteKalOther = "flite's kal (its default voice, 8 kHz), not commands"
+
+  /// flite's default voice, kal, which speaks at 8 kHz (`flite -t up` writes 8 kHz; the
+  /// synthetic conditions use kal16): every command phrase, carried command and other phrase
+  /// at its own rate and pitch, taken to 16 kHz by sox. Empty without flite.
+  public func fliteKal() throws -> [BenchItem] {
+    guard Tools.which("flite") != nil else { return [] }
+    let voice = Voice(engine: "flite", name: "kal")
+    progress("synthesizing \(voice.label)")
+    return try (Self.commandPhrases + Self.carrierPhrases).map { text, expected in
+      BenchItem(id: "\(voice.label)/\(text)", condition: Self.fliteKalCommands, expected: expected, samples: try speak(text, voice: voice))
+    } + Self.otherPhrases.map { text in
+      BenchItem(id: "\(voice.label)/\(text)", condition: Self.fliteKalOther, expected: [], samples: try speak(text, voice: voice))
+    }
+  }
+
   public static let syntheticOverRoomTone = "synthetic speech over a room's quiet"
 
   /// The synthetic commands, carried commands and other phrases as a microphone hears them

@@ -334,9 +334,10 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   /// Voice statistics of the routed voices' recordings.
   public var voices: ReferenceTable
   /// The same of recordings through a narrowband (8 kHz) link, against which a narrowband
-  /// utterance is measured (nil: against `people` and `voices`). Through such a link a
-  /// voice lies nearer other narrowband voices than its own: festival's ked at 8 kHz was
-  /// routed 8 times in 46 against references mostly wideband.
+  /// utterance is measured too (nil: against `people` and `voices` alone; the final pass
+  /// routes it when either measure does). Through such a link a voice lies nearer other
+  /// narrowband voices than its own: festival's ked at 8 kHz was routed 8 times in 46
+  /// against references mostly wideband.
   public var narrowbandPeople: ReferenceTable?
   public var narrowbandVoices: ReferenceTable?
   /// How much nearer the narrowband routed voices must be (nil: `margin`). Through 8 kHz

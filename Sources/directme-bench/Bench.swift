@@ -32,8 +32,8 @@ struct AccuracyBench: ParsableCommand {
       mains hum with harmonics, 10 dB under the speech), sequences of 2-4 direction clips with \
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
-      variants no model was adapted on; festival's 8 kHz kal and ked when scripts/setup.sh --voices \
-      unpacked them), and \
+      variants no model was adapted on; flite's default voice kal, at 8 kHz; festival's 8 kHz kal and \
+      ked when scripts/setup.sh --voices unpacked them), and \
       silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
@@ -214,6 +214,7 @@ struct AccuracyBench: ParsableCommand {
       let festival = try builder.festival8k(folder: festival8k)
       if festival.isEmpty { warn("bench: festival's 8 kHz voices are not at \(festival8k) (scripts/setup.sh --voices); their condition is skipped") }
       items += festival
+      items += try builder.fliteKal()
     }
     if includes(.nonspeech) { items += try builder.nonSpeech() }
     return items
