@@ -456,14 +456,20 @@ public struct CorpusBuilder {
     for name in ["kal_diphone", "ked_diphone"] where FileManager.default.fileExists(atPath: english + "/" + name) {
       let voice = Voice(engine: "text2wave-8k", name: english + "/" + name)
       progress("synthesizing festival's 8 kHz \(name)")
-      for (text, expected) in Self.commandPhrases + Self.carrierPhrases {
-        items.append(BenchItem(id: "festival 8 kHz:\(name)/\(text)", condition: Self.festival8kCommands, expected: expected, samples: try speak(text, voice: voice)))
-      }
-      for text in Self.otherPhrases {
-        items.append(BenchItem(id: "festival 8 kHz:\(name)/\(text)", condition: Self.festival8kOther, expected: [], samples: try speak(text, voice: voice)))
-      }
+      items += try everyPhrase(
+        by: voice, named: "festival 8 kHz:\(name)", commands: Self.festival8kCommands, other: Self.festival8kOther)
     }
     return items
+  }
+
+  /// Every command phrase, carried command and other phrase said by `voice`, under the two
+  /// conditions given, each item named "`name`/phrase".
+  private func everyPhrase(by voice: Voice, named name: String, commands: String, other: String) throws -> [BenchItem] {
+    try (Self.commandPhrases + Self.carrierPhrases).map { text, expected in
+      BenchItem(id: "\(name)/\(text)", condition: commands, expected: expected, samples: try speak(text, voice: voice))
+    } + Self.otherPhrases.map { text in
+      BenchItem(id: "\(name)/\(text)", condition: other, expected: [], samples: try speak(text, voice: voice))
+    }
   }
 
   public static let fliteKalCommands = "flite's kal (its default voice, 8 kHz), commands"
@@ -476,11 +482,7 @@ public struct CorpusBuilder {
     guard Tools.which("flite") != nil else { return [] }
     let voice = Voice(engine: "flite", name: "kal")
     progress("synthesizing \(voice.label)")
-    return try (Self.commandPhrases + Self.carrierPhrases).map { text, expected in
-      BenchItem(id: "\(voice.label)/\(text)", condition: Self.fliteKalCommands, expected: expected, samples: try speak(text, voice: voice))
-    } + Self.otherPhrases.map { text in
-      BenchItem(id: "\(voice.label)/\(text)", condition: Self.fliteKalOther, expected: [], samples: try speak(text, voice: voice))
-    }
+    return try everyPhrase(by: voice, named: voice.label, commands: Self.fliteKalCommands, other: Self.fliteKalOther)
   }
 
   public static let syntheticOverRoomTone = "synthetic speech over a room's quiet"
@@ -526,25 +528,23 @@ public struct CorpusBuilder {
         if let rate = voice.rate { arguments += ["--setf", "duration_stretch=\(String(format: "%.2f", 130 / Double(rate)))"] }
         if let pitch = voice.pitch { arguments += ["--setf", "int_f0_target_mean=\(pitch)"] }
         try Tools.run(arguments + ["-t", text, "-o", raw.path])
-      } else if voice.engine == "text2wave" {
+      } else if voice.engine == "text2wave" || voice.engine == "text2wave-8k" {
         let script = cache.appendingPathComponent("speech-\(key).txt")
         try text.write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        try Tools.run(["text2wave", "-eval", "(voice_\(voice.name))", script.path, "-o", raw.path])
-      } else if voice.engine == "text2wave-8k" {
-        // A voice unpacked outside festival's own folders (`festival8k`): its folder and its
-        // 8 kHz diphone index set before its definition is loaded (festival has loaded the
-        // 16 kHz kal already as its default voice).
-        let script = cache.appendingPathComponent("speech-\(key).txt")
-        try text.write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let folder = voice.name
-        let name = (folder as NSString).lastPathComponent  // kal_diphone
-        let short = String(name.prefix { $0 != "_" })  // kal
-        let setup = """
-          (begin (set! \(name)_dir "\(folder)/") (set! \(short)_index_file "\(folder)/group/\(short)lpc8k.group") \
-          (load "\(folder)/festvox/\(name).scm") (voice_\(name)))
-          """
+        var setup = "(voice_\(voice.name))"
+        if voice.engine == "text2wave-8k" {
+          // A voice unpacked outside festival's own folders (`festival8k`): its folder and its
+          // 8 kHz diphone index set before its definition is loaded (festival has loaded the
+          // 16 kHz kal already as its default voice).
+          let folder = voice.name
+          let name = (folder as NSString).lastPathComponent  // kal_diphone
+          let short = String(name.prefix { $0 != "_" })  // kal
+          setup = """
+            (begin (set! \(name)_dir "\(folder)/") (set! \(short)_index_file "\(folder)/group/\(short)lpc8k.group") \
+            (load "\(folder)/festvox/\(name).scm") (voice_\(name)))
+            """
+        }
         try Tools.run(["text2wave", "-eval", setup, script.path, "-o", raw.path])
       } else {
         var arguments = ["espeak-ng", "-v", voice.name, "-w", raw.path]
