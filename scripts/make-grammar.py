@@ -90,7 +90,8 @@ def main():
         f" * commands left out: {', '.join(left_out) or 'none'}). The final pass decodes each command",
         " * word's stretch of audio with <direction> and with <garbage> and compares them; when",
         " * carriers were heard around the command, with <carried_direction> and <carried_garbage>;",
-        " * a lone command word drawn out over a long sound, also with <garbage_words>.",
+        " * a lone command word drawn out over a long sound, also with <garbage_words>; command",
+        " * words said without a pause between them, with <direction_words> against <garbage_words>.",
         " */",
         "grammar directme;",
         "",
@@ -104,6 +105,7 @@ def main():
         "<carried_direction> = [<lead>] <direction> [<trail>];",
         "<carried_garbage> = [<lead>] <garbage> [<trail>];",
         "<garbage_words> = <garbage>+;",
+        "<direction_words> = [<lead>] <direction> ([then | and] <direction>)+ [<trail>];",
         "",
         "",
 

@@ -283,11 +283,12 @@ public struct CorpusBuilder {
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined
-  /// with 200-400 ms pauses. With `oneSpeaker`, each sequence is one speaker's clips (no clip
+  /// with pauses of `pause` seconds (200-400 ms, as people pause between commands). With `oneSpeaker`, each sequence is one speaker's clips (no clip
   /// twice; as long as the speaker has clips, up to 4), as a person gives commands: one voice,
   /// one microphone, one room; otherwise any clips.
   public func sequences(
-    from items: [BenchItem], count: Int, condition: String, seed: UInt64 = 7, oneSpeaker: Bool = false
+    from items: [BenchItem], count: Int, condition: String, seed: UInt64 = 7, oneSpeaker: Bool = false,
+    pause: ClosedRange<Double> = 0.2...0.4
   ) -> [BenchItem] {
     let singles = items.filter { $0.expected.count == 1 }
     let bySpeaker = Dictionary(grouping: singles.filter { $0.speaker != nil }, by: { $0.speaker! })
@@ -307,7 +308,7 @@ public struct CorpusBuilder {
       for part in 0..<length {
         let pick = Int.random(in: 0..<pool.count, using: &random)
         let item = oneSpeaker ? pool.remove(at: pick) : pool[pick]
-        if part > 0 { samples += Signal.silence(Double.random(in: 0.2...0.4, using: &random)) }
+        if part > 0 { samples += Signal.silence(Double.random(in: pause, using: &random)) }
         samples += Signal.trimmed(item.samples)
         expected += item.expected
         ids.append((item.id as NSString).lastPathComponent)
@@ -365,6 +366,14 @@ public struct CorpusBuilder {
     ("go right", [.right]),
   ]
 
+  /// Commands said one after another without a pause, as people say "down down right"
+  /// (the command phrases' sequences have a 300 ms pause at each "."); their own condition.
+  public static let fluentPhrases: [(String, [Direction])] = [
+    ("down down right", [.down, .down, .right]), ("left up", [.left, .up]), ("up right down left", [.up, .right, .down, .left]),
+    ("right left", [.right, .left]), ("up and down", [.up, .down]), ("left then right", [.left, .right]),
+    ("down up", [.down, .up]), ("right right", [.right, .right]),
+  ]
+
   /// Commands with one carrier word before or after them ("up now", "move up"), said as
   /// people say them; their own condition, so the command phrases' figures stay comparable
   /// with earlier runs.
@@ -389,6 +398,7 @@ public struct CorpusBuilder {
   public static let syntheticHesitations = "synthetic speech, hesitations (uh, um, ah, ...)"
   public static let syntheticOther = "synthetic speech, not commands"
   public static let syntheticCarriers = "synthetic speech, one carrier word"
+  public static let syntheticFluent = "synthetic speech, commands without pauses"
 
   public static let unheardCommands = "synthetic speech, unheard voices"
   public static let unheardOther = "synthetic speech, unheard voices, not commands"
@@ -428,6 +438,7 @@ public struct CorpusBuilder {
       progress("synthesizing \(voice.label)")
       items += try said(Self.commandPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticCommands)
       items += try said(Self.carrierPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticCarriers)
+      items += try said(Self.fluentPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticFluent)
       items += try said(others, by: voice, voiceIndex, every: 3, as: Self.syntheticOther)
       items += try said(Self.hesitations.map { ($0, []) }, by: voice, voiceIndex, every: 2, as: Self.syntheticHesitations)
     }

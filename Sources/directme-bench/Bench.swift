@@ -202,6 +202,11 @@ struct AccuracyBench: ParsableCommand {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")
       items += builder.sequences(
         from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4, one speaker each", seed: 8, oneSpeaker: true)
+      // The same with no pause between the clips (each cut to its speech keeps a few tens of
+      // milliseconds around it): one speaker's commands run together.
+      items += builder.sequences(
+        from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4, one speaker each, without pauses", seed: 9,
+        oneSpeaker: true, pause: 0...0)
     }
     if includes(.synthetic) {
       let synthetic = try builder.synthetic()

@@ -238,6 +238,26 @@ struct RecognizerSpeechTests {
     #expect(misses.count <= 3, "\(misses.count) of \(cases.count) wrong: \(misses.joined(separator: "; "))")
   }
 
+  @Test("commands said without a pause between them (\"down down right\") become each direction, in order")
+  func commandsWithoutPauses() throws {
+    // Command words without a pause between them were one slot, judged as one command word:
+    // none of these came through before (the bench's "synthetic speech, commands without
+    // pauses": 0.0%). A faint lead-in before a lone command (flite's kal: "left" was read
+    // "up left") must not become a command of its own.
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder("fluent")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let phrases: [(String, [Direction])] = [
+      ("down down right", [.down, .down, .right]), ("left up", [.left, .up]), ("right left", [.right, .left]),
+    ]
+    let sequences = voices.flatMap { voice in phrases.map { (voice, $0.0, $0.1) } }
+    let wrong = try Self.wrongDirections(sequences, folder: folder, recognizer: recognizer)
+    #expect(wrong.count <= 4, "\(wrong.count) of \(sequences.count) wrong: \(wrong.joined(separator: "; "))")
+    let kal = TestSupport.Voice(.flite, "kal")
+    let alone = try Self.wrongDirections([(kal, "left", [.left]), (kal, "left please", [.left])], folder: folder, recognizer: recognizer)
+    #expect(alone.isEmpty, "\(alone.joined(separator: "; "))")
+  }
+
   @Test(
     "a command after a lone \"go\" becomes its direction; \"go\" said alone moves nothing",
     .enabled(if: TestSupport.Voice(.espeak, "en-us").isAvailable, "needs espeak-ng and sox (scripts/setup.sh)"))
