@@ -362,7 +362,8 @@ public struct Interpreter: Sendable {
     return false
   }
 
-  static let conjunctions: Set<String> = ["and", "then"]
+  /// The words that join commands ("left then right", "up and down").
+  public static let conjunctions: Set<String> = ["and", "then"]
 
   /// A command word starting this soon (seconds) after the end of a command acted on is a
   /// companion of it (`InterpreterSettings.companionThreshold`): people pause 200-400 ms

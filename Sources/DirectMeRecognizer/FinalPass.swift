@@ -384,11 +384,18 @@ extension PocketSphinxRecognizer {
     }
     guard loudEnough, syllables else { return nil }
     let end = Double(stretch.upperBound) / Double(Self.sampleRate)
+    // A word's stretch reaches halfway to the command word or conjunction ("and", "then")
+    // before and after it: a conjunction is no one's, as neither <direction> nor <garbage>
+    // has room for it beside their one word ("up and down": the "up" with "and" in its
+    // stretch lost to "but" by 70).
+    let bounds = spoken.indices.filter { directions.contains($0) || Interpreter.conjunctions.contains(spoken[$0].word) }
     var result: [(command: WordSegment, other: WordSegment)] = []
     for (place, index) in directions.enumerated() {
       let word = spoken[index]
-      let from = place == 0 ? offset : offset + (spoken[directions[place - 1]].end + word.start) / 2
-      let to = place + 1 == directions.count ? end : offset + (word.end + spoken[directions[place + 1]].start) / 2
+      let before = bounds.last { $0 < index }
+      let after = bounds.first { $0 > index }
+      let from = place == 0 || before == nil ? offset : offset + (spoken[before!].end + word.start) / 2
+      let to = place + 1 == directions.count || after == nil ? end : offset + (word.end + spoken[after!].start) / 2
       let part = sampleRange(from: from, to: to)
       // Carriers the reading heard in this word's part are explained on both sides.
       let carriers = spoken.contains { !configuration.commandWords.contains($0.word) && offset + $0.start >= from - 0.01 && offset + $0.end <= to + 0.01 }
