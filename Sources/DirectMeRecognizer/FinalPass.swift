@@ -356,9 +356,10 @@ extension PocketSphinxRecognizer {
   /// Command words said without a pause between them ("down down right"), one slot of the
   /// commands reading: the slot's stretch read as two or more command words
   /// (<direction_words>) must explain it better than several other words (<garbage_words>)
-  /// by `fluentMargin`; then each command word of that reading is judged on its own stretch
-  /// (halfway to its neighbours), as a word said alone. Nil when the slot is not such words:
-  /// it keeps one command word, as before.
+  /// by `fluentMargin` and than one command word by `fluentGain`, each of its command words
+  /// a syllable of its own (`fluentDip`) and loud (`fluentUnder`); then each command word of
+  /// that reading is judged on its own stretch (halfway to its neighbours), as a word said
+  /// alone. Nil when the slot is not such words: it keeps one command word, as before.
   private func fluentWords(
     in stretch: Range<Int>, scores: inout ScoreCache, decoder: Decoder, heard: [Int16], energies: [Double],
     asking: RecognizerConfiguration.SecondOpinionRequest?, periods: inout [Int]?, secondScores: inout ScoreCache
@@ -390,12 +391,10 @@ extension PocketSphinxRecognizer {
     // stretch lost to "but" by 70).
     let bounds = spoken.indices.filter { directions.contains($0) || Interpreter.conjunctions.contains(spoken[$0].word) }
     var result: [(command: WordSegment, other: WordSegment)] = []
-    for (place, index) in directions.enumerated() {
+    for index in directions {
       let word = spoken[index]
-      let before = bounds.last { $0 < index }
-      let after = bounds.first { $0 > index }
-      let from = place == 0 || before == nil ? offset : offset + (spoken[before!].end + word.start) / 2
-      let to = place + 1 == directions.count || after == nil ? end : offset + (word.end + spoken[after!].start) / 2
+      let from = bounds.last { $0 < index }.map { offset + (spoken[$0].end + word.start) / 2 } ?? offset
+      let to = bounds.first { $0 > index }.map { offset + (word.end + spoken[$0].start) / 2 } ?? end
       let part = sampleRange(from: from, to: to)
       // Carriers the reading heard in this word's part are explained on both sides.
       let carriers = spoken.contains { !configuration.commandWords.contains($0.word) && offset + $0.start >= from - 0.01 && offset + $0.end <= to + 0.01 }
