@@ -51,7 +51,7 @@ final class Decoder {
   deinit {
     keptGrammars.forEach { jsgf_grammar_free($0) }
     directme_senone_scorer_detach(scorer)
-    ps_free(handle)
+    MappedFile.unmapping { _ = ps_free(handle) }
     cmd_ln_free_r(config)
   }
 

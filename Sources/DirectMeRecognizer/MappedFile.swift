@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +17,21 @@ enum MappedFile {
   /// The corresponding C function is `madvise` (`MADV_DONTNEED`).
   @discardableResult
   static func releasePages(of path: String) -> Int {
+    steady.withLock { _ in releasePagesNow(of: path) }
+  }
+
+  /// Held while the mappings listed are released, and while a decoder is freed (its mappings
+  /// go): a mapping listed, then unmapped by another thread's decoder and its addresses
+  /// reused by `malloc` before `madvise`, would have had that memory zeroed (a dictionary
+  /// being read on another thread lost a stretch of its words: 'around' to 'move').
+  private static let steady = Mutex<Void>(())
+
+  /// Runs `body` (which unmaps files, `ps_free`) while no mapping is being released.
+  static func unmapping<T>(_ body: () throws -> T) rethrows -> T {
+    try steady.withLock { _ in try body() }
+  }
+
+  private static func releasePagesNow(of path: String) -> Int {
     #if os(Linux)
       guard let resolved = realpath(path, nil) else { return 0 }
       let target = String(cString: resolved)
