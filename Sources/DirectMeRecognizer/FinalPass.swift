@@ -237,15 +237,16 @@ extension PocketSphinxRecognizer {
       }
       let stretch = sampleRange(from: low, to: high)
       if slot.count >= 2,
-        let words = try fluentWords(
+        let fluent = try fluentWords(
           in: stretch, scores: &scores, decoder: decoder, heard: heard, energies: energies, asking: asking, periods: &periods,
           secondScores: &secondScores)
       {
+        let words = fluent.words
+        gap += fluent.gap
         for (place, index) in slot.enumerated() {
           if place < words.count {
             marked.segments[index] = words[place].command
             others.segments[index] = words[place].other
-            gap += words[place].command.margin.map { abs($0) < 1e5 ? $0 : 0 } ?? 0
           } else {
             marked.segments[index].word = "<sil>"
             others.segments[index].word = "<sil>"
@@ -292,27 +293,18 @@ extension PocketSphinxRecognizer {
         words.score -= Self.severalWordsPenalty
         if words.score > other?.score ?? -.infinity { other = words }
       }
-      let margin: Double
-      if let command, let other {
-        margin = command.score - other.score
-        gap += margin
-      } else {
-        // One side found nothing at all: a margin beyond any the detector was tuned on.
-        margin = command == nil ? -1e6 : 1e6
-      }
+      if let command, let other { gap += command.score - other.score }
+      let margin = Self.margin(of: command, over: other)
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
       marked.segments[keep].word = said ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       marked.segments[keep].margin = margin
-      // Not asked about a stretch without a voiced frame: the detector's gate refuses its word
-      // whatever is heard there (a cough, a noise burst read as "up").
-      if let asking, let said, command != nil, other != nil, asking.asked[said]?.contains(margin) == true,
-        Self.hasVoicedFrame(stretch, periods: &periods, of: heard)
-      {
-        marked.segments[keep].secondOpinion = try secondOpinion(
-          on: stretch, searches: searches, model: asking.model, scores: &secondScores)
+      if let said, command != nil, other != nil {
+        marked.segments[keep].secondOpinion = try askedSecondOpinion(
+          said, margin: margin, on: stretch, searches: searches, asking: asking, heard: heard, periods: &periods,
+          scores: &secondScores)
       }
       // In the command word's place, so the two readings line up word for word.
       others.segments[keep] = otherWord(in: other, start: first.start, end: last.end, score: first.score)
@@ -321,11 +313,13 @@ extension PocketSphinxRecognizer {
         others.segments[extra].word = "<sil>"
       }
     }
-    for word in pending {
-      let at = marked.segments.firstIndex { $0.start >= word.command.start } ?? marked.segments.count
-      marked.segments.insert(word.command, at: at)
-      others.segments.insert(word.other, at: at)
+    // A word found beyond the commands reading's, in time order, at the same place in both readings.
+    func insert(_ word: WordSegment, other: WordSegment) {
+      let at = marked.segments.firstIndex { $0.start >= word.start } ?? marked.segments.count
+      marked.segments.insert(word, at: at)
+      others.segments.insert(other, at: at)
     }
+    for word in pending { insert(word.command, other: word.other) }
     // A stretch of voiced sound between pauses that the commands reading heard no command
     // in, in an utterance that has commands elsewhere, is checked like a slot: a short "up"
     // the reading dropped from "up. down. down." ("down down").
@@ -340,14 +334,10 @@ extension PocketSphinxRecognizer {
         let said = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
       let other = try scores.decode(stretch, search: Search.garbage, on: decoder)
-      let margin = other.map { command.score - $0.score } ?? 1e6
       if let other { gap += command.score - other.score }
       var word = WordSegment(word: said.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
-      word.margin = margin
-      // In time order, at the same place in both readings.
-      let at = marked.segments.firstIndex { $0.start >= word.start } ?? marked.segments.count
-      marked.segments.insert(word, at: at)
-      others.segments.insert(otherWord(in: other, start: word.start, end: word.end, score: command.score), at: at)
+      word.margin = Self.margin(of: command, over: other)
+      insert(word, other: otherWord(in: other, start: word.start, end: word.end, score: command.score))
     }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
@@ -363,7 +353,7 @@ extension PocketSphinxRecognizer {
   private func fluentWords(
     in stretch: Range<Int>, scores: inout ScoreCache, decoder: Decoder, heard: [Int16], energies: [Double],
     asking: RecognizerConfiguration.SecondOpinionRequest?, periods: inout [Int]?, secondScores: inout ScoreCache
-  ) throws -> [(command: WordSegment, other: WordSegment)]? {
+  ) throws -> (words: [(command: WordSegment, other: WordSegment)], gap: Double)? {
     guard finalSearches.contains(Search.directionWords), finalSearches.contains(Search.garbageWords),
       let sequence = try scores.decode(stretch, search: Search.directionWords, on: decoder),
       let several = try scores.decode(stretch, search: Search.garbageWords, on: decoder)
@@ -391,6 +381,7 @@ extension PocketSphinxRecognizer {
     // stretch lost to "but" by 70).
     let bounds = spoken.indices.filter { directions.contains($0) || Interpreter.conjunctions.contains(spoken[$0].word) }
     var result: [(command: WordSegment, other: WordSegment)] = []
+    var gap = 0.0
     for index in directions {
       let word = spoken[index]
       let from = bounds.last { $0 < index }.map { offset + (spoken[$0].end + word.start) / 2 } ?? offset
@@ -403,19 +394,36 @@ extension PocketSphinxRecognizer {
       let other = try scores.decode(part, search: searches.1, on: decoder)
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word ?? word.word
       var marked = WordSegment(word: said, start: offset + word.start, end: offset + word.end, score: word.score)
+      let margin = Self.margin(of: command, over: other)
+      marked.margin = margin
       if let command, let other {
-        marked.margin = command.score - other.score
-      } else {
-        marked.margin = command == nil ? -1e6 : 1e6
-      }
-      if let asking, command != nil, other != nil, asking.asked[said]?.contains(marked.margin!) == true,
-        Self.hasVoicedFrame(part, periods: &periods, of: heard)
-      {
-        marked.secondOpinion = try secondOpinion(on: part, searches: searches, model: asking.model, scores: &secondScores)
+        gap += command.score - other.score
+        marked.secondOpinion = try askedSecondOpinion(
+          said, margin: margin, on: part, searches: searches, asking: asking, heard: heard, periods: &periods,
+          scores: &secondScores)
       }
       result.append((marked, otherWord(in: other, start: marked.start, end: marked.end, score: word.score)))
     }
-    return result
+    return (result, gap)
+  }
+
+  /// How much better a command reading explains a stretch than the other words' reading; when
+  /// one side found nothing at all, a margin beyond any the detector was tuned on.
+  static func margin(of command: Transcription?, over other: Transcription?) -> Double {
+    guard let command, let other else { return command == nil ? -1e6 : 1e6 }
+    return command.score - other.score
+  }
+
+  /// The second opinion on command word `said` read on `stretch` with `margin`, when `asking`
+  /// asks about that margin. Not asked about a stretch without a voiced frame: the detector's
+  /// gate refuses its word whatever is heard there (a cough, a noise burst read as "up").
+  private func askedSecondOpinion(
+    _ said: String, margin: Double, on stretch: Range<Int>, searches: (String, String),
+    asking: RecognizerConfiguration.SecondOpinionRequest?, heard: [Int16], periods: inout [Int]?, scores: inout ScoreCache
+  ) throws -> WordSegment.SecondOpinion? {
+    guard let asking, asking.asked[said]?.contains(margin) == true, Self.hasVoicedFrame(stretch, periods: &periods, of: heard)
+    else { return nil }
+    return try secondOpinion(on: stretch, searches: searches, model: asking.model, scores: &scores)
   }
 
   /// How much better (in the units of the scores and margins) two or more command words must
