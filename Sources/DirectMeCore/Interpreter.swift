@@ -362,6 +362,17 @@ public struct Interpreter: Sendable {
     return false
   }
 
+  /// Whether the word at `index` runs into another command word (within 30 ms): commands said
+  /// one after another without pauses, each shorter than alone (the final pass splits such
+  /// words only when each is a syllable of its own, see `FinalPass.fluentWords`).
+  public func isInSequence(_ index: Int, of words: [WordSegment]) -> Bool {
+    func command(_ at: Int) -> Bool { words.indices.contains(at) && vocabulary.direction(of: words[at].word) != nil }
+    let word = words[index]
+    if command(index - 1), word.start - words[index - 1].end <= 0.03 { return true }
+    if command(index + 1), words[index + 1].start - word.end <= 0.03 { return true }
+    return false
+  }
+
   /// The words that join commands ("left then right", "up and down").
   public static let conjunctions: Set<String> = ["and", "then"]
 
@@ -375,12 +386,14 @@ public struct Interpreter: Sendable {
   public static let companionPause = 0.1
 
   /// The duration the detector weighs for the word at `index` of `words` (the non-filler
-  /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`), and
-  /// so for a word with a clear margin (`Detector.Gate.clearMargin`): the decoder may give
-  /// part of a short, clearly heard "up" to the silence around it.
+  /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`) or a
+  /// sequence said without pauses (`isInSequence`), and so for a word with a clear margin
+  /// (`Detector.Gate.clearMargin`): the decoder may give part of a short, clearly heard "up"
+  /// to the silence around it.
   public func weighedDuration(_ index: Int, of words: [WordSegment]) -> Double {
     let word = words[index]
-    let lengthened = isInPhrase(index, of: words) || settings.detector.gate.isClear(word.margin)
+    let lengthened =
+      isInPhrase(index, of: words) || isInSequence(index, of: words) || settings.detector.gate.isClear(word.margin)
     return lengthened ? word.duration / settings.phraseDurationShare : word.duration
   }
 

@@ -244,6 +244,23 @@ struct WordGateTests {
     #expect(interpreter.interpret(result(margin: 12, voiced: 0.05, duration: 0.08)).directions == [.up])
     #expect(interpreter.interpret(result(margin: 8, voiced: 0.05, duration: 0.08)).directions.isEmpty)
   }
+
+  @Test("a command word running into another (\"down down right\" said without pauses) weighs its duration as in a phrase; one apart from it does not")
+  func sequenceDuration() {
+    let detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.2),
+      gate: .open, threshold: 0.6, rescueThreshold: 0.6)
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    func result(gap: Double) -> RecognitionResult {
+      let down = WordSegment(word: "down", start: 0.1, end: 0.26, score: -20, margin: 8)
+      let right = WordSegment(word: "right", start: 0.26 + gap, end: 0.6 + gap, score: -20, margin: 8)
+      return RecognitionResult(transcriptions: [Transcription(segments: [down, right], score: -40)], start: 0, end: 1)
+    }
+    // 0.16 s, under the minimum of 0.2 s: as in a phrase 0.16 / 0.6 = 0.27 s.
+    #expect(interpreter.interpret(result(gap: 0)).directions == [.down, .right])
+    #expect(interpreter.interpret(result(gap: 0.02)).directions == [.down, .right])
+    #expect(interpreter.interpret(result(gap: 0.3)).directions == [.right])
+  }
 }
 
 @Suite("Interpreter with a detector, commands beside commands")
