@@ -373,6 +373,12 @@ public struct Interpreter: Sendable {
     return false
   }
 
+  /// The margin a command word running into another needs to weigh its duration as within a
+  /// phrase: heard better as the command than as any other word. Babble read as two command
+  /// words without a pause ("up right" for a "right" at 10 dB) gave its extra word a margin
+  /// of -12 to -2; commands said without pauses by synthetic voices, 7 and more.
+  public static let sequenceMargin = 0.0
+
   /// The words that join commands ("left then right", "up and down").
   public static let conjunctions: Set<String> = ["and", "then"]
 
@@ -387,13 +393,13 @@ public struct Interpreter: Sendable {
 
   /// The duration the detector weighs for the word at `index` of `words` (the non-filler
   /// words of a reading): its own, lengthened within a phrase (`phraseDurationShare`) or a
-  /// sequence said without pauses (`isInSequence`), and so for a word with a clear margin
-  /// (`Detector.Gate.clearMargin`): the decoder may give part of a short, clearly heard "up"
-  /// to the silence around it.
+  /// sequence said without pauses (`isInSequence`, with a margin of `sequenceMargin`), and so
+  /// for a word with a clear margin (`Detector.Gate.clearMargin`): the decoder may give part
+  /// of a short, clearly heard "up" to the silence around it.
   public func weighedDuration(_ index: Int, of words: [WordSegment]) -> Double {
     let word = words[index]
-    let lengthened =
-      isInPhrase(index, of: words) || isInSequence(index, of: words) || settings.detector.gate.isClear(word.margin)
+    let inSequence = isInSequence(index, of: words) && (word.margin ?? -.infinity) >= Self.sequenceMargin
+    let lengthened = isInPhrase(index, of: words) || inSequence || settings.detector.gate.isClear(word.margin)
     return lengthened ? word.duration / settings.phraseDurationShare : word.duration
   }
 

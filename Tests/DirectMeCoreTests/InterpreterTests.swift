@@ -260,6 +260,20 @@ struct WordGateTests {
     #expect(interpreter.interpret(result(gap: 0)).directions == [.down, .right])
     #expect(interpreter.interpret(result(gap: 0.02)).directions == [.down, .right])
     #expect(interpreter.interpret(result(gap: 0.3)).directions == [.right])
+    // Sure enough by its calibration (intercept 2: 0.86 at -2), but heard better as another
+    // word: it weighs its own duration (babble read as "up right").
+    let eager = Interpreter(
+      settings: InterpreterSettings(
+        detector: Detector(
+          calibrations: [:], fallback: .init(slope: 0.1, intercept: 2, minimumDuration: 0.2), gate: .open, threshold: 0.6,
+          rescueThreshold: 0.6)))
+    func sequence(upMargin: Double) -> RecognitionResult {
+      let up = WordSegment(word: "up", start: 0.1, end: 0.26, score: -20, margin: upMargin)
+      let right = WordSegment(word: "right", start: 0.26, end: 0.6, score: -20, margin: 8)
+      return RecognitionResult(transcriptions: [Transcription(segments: [up, right], score: -40)], start: 0, end: 1)
+    }
+    #expect(eager.interpret(sequence(upMargin: 2)).directions == [.up, .right])
+    #expect(eager.interpret(sequence(upMargin: -2)).directions == [.right])
   }
 }
 
