@@ -87,6 +87,12 @@ extension CorpusBuilder {
     ("up please", [.up]), ("down please", [.down]), ("left please", [.left]), ("right please", [.right]),
     ("move up", [.up]), ("move left", [.left]), ("move the ninja down", [.down]), ("move the ninja left", [.left]),
     ("please move down", [.down]), ("please move left", [.left]), ("go up please", [.up]),
+    // Commands said one after another without pauses, as synthesizers say them when the text
+    // has no full stops (none of the benchmark's phrases): a "down" running into the next word
+    // is said shorter and joined to it.
+    ("up up", [.up, .up]), ("down left", [.down, .left]), ("right up", [.right, .up]), ("left left", [.left, .left]),
+    ("up down right", [.up, .down, .right]), ("left right down", [.left, .right, .down]), ("down and up", [.down, .up]),
+    ("right then left", [.right, .left]), ("down down", [.down, .down]), ("up left down right", [.up, .left, .down, .right]),
   ]
 
   /// ...and other words, many of them close to a command ("done", "cup", "light").
