@@ -349,27 +349,28 @@ public struct Interpreter: Sendable {
     return (confidence, confidence, nil)
   }
 
-  /// Whether the word at `index` has a carrier word right before or after it (within 30 ms).
+  /// Whether the word at `index` has a carrier word right before or after it (`joinedGap`).
   /// Conjunctions do not count: noise heard as commands comes joined by them ("right and
   /// right" in babble).
   public func isInPhrase(_ index: Int, of words: [WordSegment]) -> Bool {
-    func carries(_ other: WordSegment) -> Bool {
-      vocabulary.isCarrier(other.word) && !Self.conjunctions.contains(other.word)
-    }
-    let word = words[index]
-    if index > 0, carries(words[index - 1]), word.start - words[index - 1].end <= 0.03 { return true }
-    if index + 1 < words.count, carries(words[index + 1]), words[index + 1].start - word.end <= 0.03 { return true }
-    return false
+    Self.runsInto(index, of: words) { vocabulary.isCarrier($0.word) && !Self.conjunctions.contains($0.word) }
   }
 
-  /// Whether the word at `index` runs into another command word (within 30 ms): commands said
+  /// Whether the word at `index` runs into another command word (`joinedGap`): commands said
   /// one after another without pauses, each shorter than alone (the final pass splits such
   /// words only when each is a syllable of its own, see `FinalPass.fluentWords`).
   public func isInSequence(_ index: Int, of words: [WordSegment]) -> Bool {
-    func command(_ at: Int) -> Bool { words.indices.contains(at) && vocabulary.direction(of: words[at].word) != nil }
+    Self.runsInto(index, of: words) { vocabulary.direction(of: $0.word) != nil }
+  }
+
+  /// Two words this close (seconds) are said as one run.
+  static let joinedGap = 0.03
+
+  /// Whether a word right before or after the word at `index` (within `joinedGap`) is one `kind` takes.
+  private static func runsInto(_ index: Int, of words: [WordSegment], where kind: (WordSegment) -> Bool) -> Bool {
     let word = words[index]
-    if command(index - 1), word.start - words[index - 1].end <= 0.03 { return true }
-    if command(index + 1), words[index + 1].start - word.end <= 0.03 { return true }
+    if index > 0, kind(words[index - 1]), word.start - words[index - 1].end <= joinedGap { return true }
+    if index + 1 < words.count, kind(words[index + 1]), words[index + 1].start - word.end <= joinedGap { return true }
     return false
   }
 
