@@ -283,9 +283,10 @@ public struct CorpusBuilder {
   // MARK: Sequences
 
   /// `count` sequences of 2-4 direction clips from `items`, each cut to its speech and joined
-  /// with pauses of `pause` seconds (200-400 ms, as people pause between commands). With `oneSpeaker`, each sequence is one speaker's clips (no clip
-  /// twice; as long as the speaker has clips, up to 4), as a person gives commands: one voice,
-  /// one microphone, one room; otherwise any clips.
+  /// with pauses of `pause` seconds (200-400 ms, as people pause between commands). With
+  /// `oneSpeaker`, each sequence is one speaker's clips (no clip twice; as long as the speaker
+  /// has clips, up to 4), as a person gives commands: one voice, one microphone, one room;
+  /// otherwise any clips.
   public func sequences(
     from items: [BenchItem], count: Int, condition: String, seed: UInt64 = 7, oneSpeaker: Bool = false,
     pause: ClosedRange<Double> = 0.2...0.4

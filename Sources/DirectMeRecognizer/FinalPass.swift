@@ -109,11 +109,20 @@ extension PocketSphinxRecognizer {
   }
 
   /// The senone scores of the stretches of one utterance decoded so far (by sample range):
-  /// a stretch decoded again with another search is not scored again.
+  /// a stretch decoded again with another search is not scored again, and one decoded again
+  /// with the same search (a slot tried as commands said without pauses, then as one word
+  /// with its carriers) is not searched again.
   struct ScoreCache {
     /// What the decoder hears: the utterance's audio, maybe cleaned of noise.
     let audio: [Int16]
     private var scores: [Range<Int>: Decoder.SenoneScores] = [:]
+    /// Readings so far, by stretch, search and decoder.
+    private var readings: [Reading: Transcription?] = [:]
+    private struct Reading: Hashable {
+      var range: Range<Int>
+      var search: String
+      var decoder: ObjectIdentifier
+    }
 
     init(audio: [Int16]) { self.audio = audio }
 
@@ -127,6 +136,15 @@ extension PocketSphinxRecognizer {
     /// from its scores (frames of 10 ms from the stretch's start).
     mutating func decode(_ range: Range<Int>, search: String, on decoder: Decoder) throws -> Transcription? {
       try decoder.select(search: search)
+      let key = Reading(range: range, search: search, decoder: ObjectIdentifier(decoder))
+      if let known = readings[key] { return known }
+      let reading = try read(range, on: decoder)
+      readings[key] = reading
+      return reading
+    }
+
+    /// `audio[range]` decoded with the decoder's selected search.
+    private mutating func read(_ range: Range<Int>, on decoder: Decoder) throws -> Transcription? {
       if let known = scores[range] { return try decoder.decode(known) }
       // Only a whole stretch gives parts (a part found first must not send the range to be
       // scored again: which is found first is the dictionary's order).
