@@ -254,7 +254,10 @@ extension PocketSphinxRecognizer {
         if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
       }
       let stretch = sampleRange(from: low, to: high)
-      if slot.count >= 2,
+      // A lone command word drawn out over a long stretch may be commands said without
+      // pauses too: the commands reading heard flite's slt "down down right" as one "down"
+      // of 1.07 s.
+      if slot.count >= 2 || last.end - first.start >= Self.longWord,
         let fluent = try fluentWords(
           in: stretch, scores: &scores, decoder: decoder, heard: heard, energies: energies, asking: asking, periods: &periods,
           secondScores: &secondScores)
@@ -362,12 +365,14 @@ extension PocketSphinxRecognizer {
   }
 
   /// Command words said without a pause between them ("down down right"), one slot of the
-  /// commands reading: the slot's stretch read as two or more command words
-  /// (<direction_words>) must explain it better than several other words (<garbage_words>)
-  /// by `fluentMargin` and than one command word by `fluentGain`, each of its command words
-  /// a syllable of its own (`fluentDip`) and loud (`fluentUnder`); then each command word of
-  /// that reading is judged on its own stretch (halfway to its neighbours), as a word said
-  /// alone. Nil when the slot is not such words: it keeps one command word, as before.
+  /// commands reading (two or more command words, or one drawn out over `longWord`): the
+  /// slot's stretch read as two or more command words (<direction_words>) must explain it
+  /// better than several other words (<garbage_words>) by `fluentMargin` and than one
+  /// command word by `fluentGain`, two or more of its command words loud (`fluentUnder`; a
+  /// faint one is no word of the phrase), each of those a syllable of its own
+  /// (`fluentDip`); then each loud command word of that reading is judged on its own
+  /// stretch (halfway to its neighbours), as a word said alone. Nil when the slot is not
+  /// such words: it keeps one command word, as before.
   private func fluentWords(
     in stretch: Range<Int>, scores: inout ScoreCache, decoder: Decoder, heard: [Int16], energies: [Double],
     asking: RecognizerConfiguration.SecondOpinionRequest?, periods: inout [Int]?, secondScores: inout ScoreCache
@@ -387,9 +392,12 @@ extension PocketSphinxRecognizer {
       Self.frames(of: time, from: stretch.lowerBound, count: energies.count).map { energies[$0] }.max()!
     }
     let loudest = level(0...(Double(stretch.count) / Double(Self.sampleRate)))
-    let loudEnough = directions.allSatisfy { loudest - level(spoken[$0].start...spoken[$0].end) <= Self.fluentUnder }
-    let syllables = zip(directions, directions.dropFirst()).allSatisfy { a, b in
-      Self.dip(between: spoken[a], and: spoken[b], from: stretch.lowerBound, energies: energies) >= Self.fluentDip
+    // A faint command word is no word of the phrase (a synthesizer's lead-in read as "up"
+    // before "up right down left"); the others must still be two or more.
+    let loud = directions.filter { loudest - level(spoken[$0].start...spoken[$0].end) <= Self.fluentUnder }
+    let loudEnough = loud.count >= 2
+    let syllables = zip(loud, loud.dropFirst()).allSatisfy { a, b in
+      Self.syllableDip(between: spoken[a], and: spoken[b], from: stretch.lowerBound, energies: energies) >= Self.fluentDip
     }
     guard loudEnough, syllables else { return nil }
     let end = Double(stretch.upperBound) / Double(Self.sampleRate)
@@ -397,10 +405,10 @@ extension PocketSphinxRecognizer {
     // before and after it: a conjunction is no one's, as neither <direction> nor <garbage>
     // has room for it beside their one word ("up and down": the "up" with "and" in its
     // stretch lost to "but" by 70).
-    let bounds = spoken.indices.filter { directions.contains($0) || Interpreter.conjunctions.contains(spoken[$0].word) }
+    let bounds = spoken.indices.filter { loud.contains($0) || Interpreter.conjunctions.contains(spoken[$0].word) }
     var result: [(command: WordSegment, other: WordSegment)] = []
     var gap = 0.0
-    for index in directions {
+    for index in loud {
       let word = spoken[index]
       let from = bounds.last { $0 < index }.map { offset + (spoken[$0].end + word.start) / 2 } ?? offset
       let to = bounds.first { $0 > index }.map { offset + (word.end + spoken[$0].start) / 2 } ?? end
@@ -452,13 +460,14 @@ extension PocketSphinxRecognizer {
   /// a single one 60; commands said without pauses 38-1008)...
   static let fluentGain = 30.0
   /// ...each command word a syllable of its own: the sound dips this much (dB) between its
-  /// loudest frame and the next one's (`dip`)...
+  /// loudest frame and the next one's, or near their boundary (`syllableDip`)...
   static let fluentDip = 2.0
-  /// ...and its loudest frame at most this far (dB) under the stretch's loudest: the faint
-  /// lead-in a synthesizer puts before a word (flite's kal: 26-36 dB under its vowel, read as
-  /// "up" before "left"), a voice behind the speaker's. The words of sequences said without
-  /// pauses lay 0-8 dB under; at 20 dB three more of the bench's babble and sequence items
-  /// gained a command.
+  /// ...and its loudest frame at most this far (dB) under the stretch's loudest, or it is
+  /// left out: the faint lead-in a synthesizer puts before a word (flite's kal: 26-36 dB
+  /// under its vowel, read as "up" before "left"; flite's slt: 16 dB, read as "up" before
+  /// "up right down left"), a voice behind the speaker's. The words of sequences said
+  /// without pauses lay 0-8 dB under; at 20 dB three more of the bench's babble and
+  /// sequence items gained a command.
   static let fluentUnder = 12.0
 
   /// Whether a 10-ms frame of `stretch` (samples of `heard`) is voiced; `periods` holds the
@@ -623,6 +632,30 @@ extension PocketSphinxRecognizer {
     let valley = energies[peaks.0...peaks.1].min()!
     return min(energies[peaks.0], energies[peaks.1]) - valley
   }
+
+  /// The same, or the dip at a valley near the boundary the reading drew between the two
+  /// words, below the loudest frames of each word on either side of it, when that is
+  /// deeper: the decoder may draw the boundary a few frames off the valley between two
+  /// syllables (flite's slt "down down": the second "down" from the first vowel's loudest
+  /// frame, the valley of its "n d" 30 ms later). Not for a lone "go" and its command: a
+  /// room's echo after a "go" said alone, read as "go up", has such ripples (two of the
+  /// bench's reverberant "go"s moved the ninja).
+  static func syllableDip(between first: WordSegment, and second: WordSegment, from start: Int, energies: [Double]) -> Double {
+    let between = dip(between: first, and: second, from: start, energies: energies)
+    guard !energies.isEmpty else { return between }
+    let frames = { (word: WordSegment) in Self.frames(of: word.start...word.end, from: start, count: energies.count) }
+    let (a, b) = (frames(first), frames(second))
+    let (low, high) = (max(a.lowerBound, b.lowerBound - Self.boundarySlack), min(b.upperBound, b.lowerBound + Self.boundarySlack))
+    guard low <= high else { return between }
+    let near = (low...high).map { valley in
+      min(energies[a.lowerBound...valley].max()!, energies[valley...b.upperBound].max()!) - energies[valley]
+    }
+    return max(between, near.max()!)
+  }
+
+  /// How far (frames) from the boundary the reading drew between two words a valley between
+  /// their syllables is looked for (see `syllableDip`).
+  static let boundarySlack = 5
 
   /// The utterance's 10-ms frames from `time.lowerBound` to `time.upperBound` (seconds from
   /// sample `start` of the utterance), clamped to the `count` there are (at least one;

@@ -252,7 +252,10 @@ struct RecognizerSpeechTests {
     ]
     let sequences = voices.flatMap { voice in phrases.map { (voice, $0.0, $0.1) } }
     let wrong = try Self.wrongDirections(sequences, folder: folder, recognizer: recognizer)
-    #expect(wrong.count <= 4, "\(wrong.count) of \(sequences.count) wrong: \(wrong.joined(separator: "; "))")
+    // 3 of 12 were still wrong when a lone long command word and a boundary drawn off the
+    // valley between two syllables were not tried (slt's "down down right" read as one
+    // "down", kal16's "left up" as "left"); 1 since (awb's "down down right").
+    #expect(wrong.count <= 2, "\(wrong.count) of \(sequences.count) wrong: \(wrong.joined(separator: "; "))")
     let kal = TestSupport.Voice(.flite, "kal")
     let alone = try Self.wrongDirections([(kal, "left", [.left]), (kal, "left please", [.left])], folder: folder, recognizer: recognizer)
     #expect(alone.isEmpty, "\(alone.joined(separator: "; "))")
@@ -452,6 +455,20 @@ struct FinalPassTests {
     #expect(islands.count == 2, "\(islands)")
     #expect(abs(islands[0].lowerBound - 0.3) < 0.011 && abs(islands[0].upperBound - 0.6) < 0.011, "\(islands)")
     #expect(abs(islands[1].lowerBound - 0.85) < 0.011 && abs(islands[1].upperBound - 1.35) < 0.011, "\(islands)")
+  }
+
+  @Test("two syllables dip between them even when the decoder draws their boundary a few frames off the valley")
+  func syllableDip() {
+    // "down down" as flite's slt says it: the first vowel loudest at the end of the first
+    // word, the valley of its "n d" 30 ms into the second word; the second vowel 1 dB softer.
+    let twice: [Double] = [-40, -20, -15, -12, -10, -10, -11, -14, -18, -16, -13, -11, -12, -15, -40]
+    let first = WordSegment(word: "down", start: 0.0, end: 0.05, score: 0)
+    let second = WordSegment(word: "down", start: 0.05, end: 0.14, score: 0)
+    #expect(PocketSphinxRecognizer.syllableDip(between: first, and: second, from: 0, energies: twice) >= 6.9)
+    // One syllable read as two words: the sound only rises and falls.
+    let once: [Double] = [-40, -20, -12, -10, -11, -13, -16, -20, -25, -30, -40]
+    let (rise, fall) = (WordSegment(word: "right", start: 0.0, end: 0.04, score: 0), WordSegment(word: "up", start: 0.04, end: 0.1, score: 0))
+    #expect(PocketSphinxRecognizer.syllableDip(between: rise, and: fall, from: 0, energies: once) < 0.5)
   }
 
 
