@@ -524,6 +524,32 @@ struct RecognizerRealSpeechTests {
       #expect(try directions(in: file, recognizer: recognizer).directions == [.up, .right], "pause \(pause) s")
     }
   }
+
+  @Test("one speaker's commands joined without a pause come through even when several other words explain them better")
+  func withoutPausesEachWordOnItsOwn() throws {
+    // Two of the bench's sequences without pauses (one checking speaker each): the command
+    // words' reading lost to several other words ("a done", "already to found to out") and
+    // came out as "down" and "right right"; each of their command words explains its own
+    // part better than one other word, with a vowel of its own.
+    let clip = { (path: String) in
+      Signal.trimmed(try AudioFileSource.readAll(path: TestSupport.trainingSet!.appendingPathComponent(path).path))
+    }
+    let folder = try TestSupport.temporaryFolder("joined")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let sequences: [([String], [Direction])] = [
+      (["sc/up/0132a06d_nohash_4.wav", "sc/down/0132a06d_nohash_3.wav"], [.up, .down]),
+      (
+        ["sc/right/1d1fe0a0_nohash_1.wav", "sc/down/1d1fe0a0_nohash_2.wav", "sc/down/1d1fe0a0_nohash_1.wav", "sc/right/1d1fe0a0_nohash_0.wav"],
+        [.right, .down, .down, .right]
+      ),
+    ]
+    for (index, (paths, expected)) in sequences.enumerated() {
+      let file = folder.appendingPathComponent("joined-\(index).wav")
+      try AudioFileWriter.write(samples: Signal.silence(0.3) + paths.map(clip).joined() + Signal.silence(0.5), to: file.path)
+      #expect(try directions(in: file, recognizer: recognizer).directions == expected, "\(paths)")
+    }
+  }
 }
 
 @Suite("The grammar's companion dictionary", .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"))
