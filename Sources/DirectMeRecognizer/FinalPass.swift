@@ -350,7 +350,7 @@ extension PocketSphinxRecognizer {
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
-      guard SignalEvidence.measure(Array(heard[stretch])).longestVoiced >= Self.islandVoiced,
+      guard Self.holdsVowel(stretch, of: heard),
         let command = try scores.decode(stretch, search: Search.direction, on: decoder),
         let said = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
@@ -411,8 +411,15 @@ extension PocketSphinxRecognizer {
     let bounds = spoken.indices.filter { loud.contains($0) || Interpreter.conjunctions.contains(spoken[$0].word) }
     var result: [(command: WordSegment, other: WordSegment)] = []
     var gap = 0.0
+    // When several other words explain the whole stretch better, each command word must be
+    // one on its own: a vowel of its own (`islandVoiced`: a lone "up" read as "up" and its
+    // /p/ burst as another "up" has none in the second), and its part explained better by
+    // it than by one other word (`fluentPartMargin`). Refused before any second opinion.
     for index in loud {
       let word = spoken[index]
+      if !explainsWhole, !Self.holdsVowel(sampleRange(from: offset + word.start, to: offset + word.end), of: heard) {
+        return nil
+      }
       let from = bounds.last { $0 < index }.map { offset + (spoken[$0].end + word.start) / 2 } ?? offset
       let to = bounds.first { $0 > index }.map { offset + (word.end + spoken[$0].start) / 2 } ?? end
       let part = sampleRange(from: from, to: to)
@@ -424,6 +431,7 @@ extension PocketSphinxRecognizer {
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word ?? word.word
       var marked = WordSegment(word: said, start: offset + word.start, end: offset + word.end, score: word.score)
       let margin = Self.margin(of: command, over: other)
+      if !explainsWhole, margin < Self.fluentPartMargin { return nil }
       marked.margin = margin
       if let command, let other {
         gap += command.score - other.score
@@ -432,18 +440,6 @@ extension PocketSphinxRecognizer {
           scores: &secondScores)
       }
       result.append((marked, otherWord(in: other, start: marked.start, end: marked.end, score: word.score)))
-    }
-    // When several other words explain the whole stretch better, each command word must be
-    // one on its own: its part explained better by it than by one other word
-    // (`fluentPartMargin`), and a vowel of its own (`islandVoiced`: a lone "up" read as "up"
-    // and its /p/ burst as another "up" has none in the second).
-    if !explainsWhole {
-      let own = zip(loud, result).allSatisfy { index, word in
-        let span = sampleRange(from: offset + spoken[index].start, to: offset + spoken[index].end)
-        return (word.command.margin ?? -.infinity) >= Self.fluentPartMargin
-          && SignalEvidence.measure(Array(heard[span])).longestVoiced >= Self.islandVoiced
-      }
-      guard own else { return nil }
     }
     return (result, gap)
   }
@@ -609,6 +605,11 @@ extension PocketSphinxRecognizer {
   static let islandDuration = 0.15
   /// ...and holds a steady voiced run this long (a vowel: not a click, a breath or noise).
   static let islandVoiced = 0.05
+
+  /// Whether samples `range` of `heard` hold a vowel: a steady voiced run of `islandVoiced`.
+  static func holdsVowel(_ range: Range<Int>, of heard: [Int16]) -> Bool {
+    SignalEvidence.measure(Array(heard[range])).longestVoiced >= islandVoiced
+  }
 
   /// A pause between two commands: this many 10 ms frames (150 ms: people pause 200-400 ms
   /// between commands; shorter dips are a consonant's closure as often as a pause)...

@@ -505,16 +505,18 @@ struct FinalPassTests {
   .enabled(if: shippedDetector != nil, "needs the shipped model's detector.json (scripts/make-model.sh)"),
   .enabled(if: TestSupport.trainingSet != nil, "needs ../shared/data/speech-commands-train"))
 struct RecognizerRealSpeechTests {
+  /// A training-set clip (path in the set) cut to its speech, as the accuracy bench joins clips.
+  static func clip(_ path: String) throws -> [Int16] {
+    Signal.trimmed(try AudioFileSource.readAll(path: TestSupport.trainingSet!.appendingPathComponent(path).path))
+  }
+
   @Test("a sequence of two speakers' words, 200-400 ms apart: the second is heard on its own, not beside the first")
   func secondWordOnItsOwn() throws {
     // Two real clips joined as the accuracy bench joins a sequence (each cut to its speech).
     // Decoded beside the settled "up" (another recording, another voice), the "right" lost
     // to the other words at every pause tried.
-    let clip = { (path: String) in
-      Signal.trimmed(try AudioFileSource.readAll(path: TestSupport.trainingSet!.appendingPathComponent(path).path))
-    }
-    let up = try clip("sc/up/18a8f03f_nohash_0.wav")
-    let right = try clip("sc/right/10ace7eb_nohash_1.wav")
+    let up = try Self.clip("sc/up/18a8f03f_nohash_0.wav")
+    let right = try Self.clip("sc/right/10ace7eb_nohash_1.wav")
     let folder = try TestSupport.temporaryFolder("sequence")
     defer { try? FileManager.default.removeItem(at: folder) }
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
@@ -531,9 +533,6 @@ struct RecognizerRealSpeechTests {
     // words' reading lost to several other words ("a done", "already to found to out") and
     // came out as "down" and "right right"; each of their command words explains its own
     // part better than one other word, with a vowel of its own.
-    let clip = { (path: String) in
-      Signal.trimmed(try AudioFileSource.readAll(path: TestSupport.trainingSet!.appendingPathComponent(path).path))
-    }
     let folder = try TestSupport.temporaryFolder("joined")
     defer { try? FileManager.default.removeItem(at: folder) }
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
@@ -546,7 +545,7 @@ struct RecognizerRealSpeechTests {
     ]
     for (index, (paths, expected)) in sequences.enumerated() {
       let file = folder.appendingPathComponent("joined-\(index).wav")
-      try AudioFileWriter.write(samples: Signal.silence(0.3) + paths.map(clip).joined() + Signal.silence(0.5), to: file.path)
+      try AudioFileWriter.write(samples: Signal.silence(0.3) + paths.map(Self.clip).joined() + Signal.silence(0.5), to: file.path)
       #expect(try directions(in: file, recognizer: recognizer).directions == expected, "\(paths)")
     }
   }
