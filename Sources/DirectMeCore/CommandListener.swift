@@ -235,7 +235,7 @@ public final class CommandListener {
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
   /// the utterance's signal evidence, and each command word's own voicing (none when the
-  /// word is faint beside the utterance's loudest frame).
+  /// word is faint beside the utterance's loudest frame) and loud part.
   private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
     var result = result
     var periods = heard.pitchPeriods()
@@ -254,6 +254,7 @@ public final class CommandListener {
         let frames = Int((word.start * 100).rounded(.down))..<Int((word.end * 100).rounded(.up))
         result.transcriptions[t].segments[w].voiced =
           SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: frames) : 0
+        result.transcriptions[t].segments[w].loud = SignalEvidence.loudDuration(frames, of: energies)
       }
     }
     return result.shifted(by: start)

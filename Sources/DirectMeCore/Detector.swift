@@ -16,17 +16,31 @@ public struct Detector: Hashable, Sendable, Codable {
     /// Shorter words (seconds) are not this command, whatever the margin (a 60 ms "up" is a
     /// click or a breath far more often than a word).
     public var minimumDuration: Double
+    /// When one other word explains the word better (a negative margin), its loud part
+    /// (`WordSegment.loud`: how long it stays within `SignalEvidence.loudSpan` of its loudest
+    /// frame, seconds) must last at least this long, or it is not this command: every command
+    /// word holds a vowel, and a click, a lip smack or a tap on the phone a pause before or
+    /// after a word lasts a few frames (read as a lone "up" or "left" at a margin the
+    /// calibration allows a short word). nil: not asked.
+    public var minimumLoud: Double?
 
-    public init(slope: Double, intercept: Double, minimumDuration: Double) {
+    public init(slope: Double, intercept: Double, minimumDuration: Double, minimumLoud: Double? = nil) {
       self.slope = slope
       self.intercept = intercept
       self.minimumDuration = minimumDuration
+      self.minimumLoud = minimumLoud
     }
 
-    /// The probability that the word was said.
-    public func confidence(margin: Double, duration: Double) -> Double {
-      guard duration + 1e-9 >= minimumDuration, margin.isFinite else { return 0 }
+    /// The probability that the word was said (`loud`: its loud part, nil when not measured).
+    public func confidence(margin: Double, duration: Double, loud: Double? = nil) -> Double {
+      guard duration + 1e-9 >= minimumDuration, margin.isFinite, isLoudEnough(loud, margin: margin) else { return 0 }
       return 1 / (1 + exp(-(slope * margin + intercept)))
+    }
+
+    /// Whether a word of margin `margin` and loud part `loud` is loud long enough (see `minimumLoud`).
+    public func isLoudEnough(_ loud: Double?, margin: Double) -> Bool {
+      guard let minimumLoud, let loud, margin < 0 else { return true }
+      return loud + 1e-9 >= minimumLoud
     }
 
     /// The margin at which the confidence is `confidence`.

@@ -98,6 +98,17 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return energies[word].max()! >= loudest - faintBelowLoudest
   }
 
+  /// How far under a word's loudest frame (dB) its sound counts as the word's loud part.
+  public static let loudSpan = 10.0
+
+  /// How long (seconds) the frames `frames` of `energies` (dB, 10 ms each) stay within
+  /// `loudSpan` of the loudest of them.
+  public static func loudDuration(_ frames: Range<Int>, of energies: [Double]) -> Double {
+    let word = frames.clamped(to: energies.indices)
+    guard let loudest = energies[word].max() else { return 0 }
+    return Double(energies[word].count { $0 >= loudest - loudSpan }) / 100
+  }
+
   /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%
   /// from frame to frame), in seconds.
   public static func longestVoicedRun(_ periods: [Int], in frames: Range<Int>) -> Double {

@@ -21,6 +21,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// For a command word of the commands reading: the longest steady voiced run within its
   /// time, seconds (every command word holds a vowel). Set by the listening pipeline.
   public var voiced: Double?
+  /// For a command word of the commands reading: how long its sound stays within
+  /// `SignalEvidence.loudSpan` of its loudest frame, seconds (a vowel's length; a click's or
+  /// a lip smack's is a few frames). Set by the listening pipeline.
+  public var loud: Double?
   /// For a command word of the commands reading, when the recognizer asked a second model
   /// (`RecognizerConfiguration.secondOpinion`): the command word that model hears in the
   /// same stretch of audio, and its margin there.
@@ -38,7 +42,7 @@ public struct WordSegment: Hashable, Sendable, Codable {
 
   public init(
     word: String, start: Double, end: Double, score: Double = 0, confidence: Double? = nil, margin: Double? = nil,
-    soundsLike: String? = nil, voiced: Double? = nil
+    soundsLike: String? = nil, voiced: Double? = nil, loud: Double? = nil
   ) {
     self.word = word
     self.start = start
@@ -48,6 +52,7 @@ public struct WordSegment: Hashable, Sendable, Codable {
     self.margin = margin
     self.soundsLike = soundsLike
     self.voiced = voiced
+    self.loud = loud
   }
 
   public var duration: Double { end - start }

@@ -49,6 +49,9 @@ public struct DetectorTuner: Sendable {
   static let shortestVoicedRun = 0.02
   /// The longest a minimum word duration may be (seconds).
   static let longestMinimumDuration = 0.2
+  /// The longest loud part a word other words explain better may be asked for (seconds): a
+  /// short vowel.
+  static let longestMinimumLoud = 0.1
 
   /// A command word of a commands reading, and whether it was really said.
   struct WordSample {
@@ -58,6 +61,8 @@ public struct DetectorTuner: Sendable {
     var signal: SignalEvidence?
     /// The word's own steady voiced run (seconds), else the utterance's.
     var voiced: Double?
+    /// The word's loud part (seconds, see `WordSegment.loud`), when measured.
+    var loud: Double?
     var correct: Bool
     var weight: Double
   }
@@ -110,7 +115,7 @@ public struct DetectorTuner: Sendable {
           WordSample(
             word: word.segment.word, margin: max(-Self.marginLimit, min(Self.marginLimit, word.segment.margin!)),
             duration: word.segment.duration, signal: word.signal, voiced: word.segment.voiced ?? word.signal?.longestVoiced,
-            correct: correct[index], weight: weight))
+            loud: word.segment.loud, correct: correct[index], weight: weight))
       }
     }
     return result
@@ -147,10 +152,17 @@ public struct DetectorTuner: Sendable {
       let durations = rightAsMade.filter { $0.word == word }.map(\.duration)
       guard durations.count >= 5 else { continue }
       let minimumDuration = min(Self.quantile(durations, 1 - options.keep), Self.longestMinimumDuration)
-      let usable = mine.filter { $0.duration + 1e-9 >= minimumDuration && Self.passes(gate, $0) }
-      let (slope, intercept) = Self.logistic(
+      // The loud part keeps `keep` of the real commands other words explain better, as said.
+      let louds = rightAsMade.filter { $0.word == word && $0.margin < 0 }.compactMap(\.loud)
+      var calibration = Detector.Calibration(
+        slope: 0, intercept: 0, minimumDuration: minimumDuration,
+        minimumLoud: options.asksLoudPart && louds.count >= 5 ? min(Self.quantile(louds, 1 - options.keep), Self.longestMinimumLoud) : nil)
+      let usable = mine.filter {
+        $0.duration + 1e-9 >= minimumDuration && Self.passes(gate, $0) && calibration.isLoudEnough($0.loud, margin: $0.margin)
+      }
+      (calibration.slope, calibration.intercept) = Self.logistic(
         usable.map(\.margin), usable.map { $0.correct ? 1 : 0 }, weights: usable.map(\.weight))
-      calibrations[word] = Detector.Calibration(slope: slope, intercept: intercept, minimumDuration: minimumDuration)
+      calibrations[word] = calibration
     }
     let usable = all.filter { Self.passes(gate, $0) }
     let pooled = Self.logistic(usable.map(\.margin), usable.map { $0.correct ? 1 : 0 }, weights: usable.map(\.weight))

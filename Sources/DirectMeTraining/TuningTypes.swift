@@ -95,5 +95,9 @@ public struct TuningOptions: Sendable {
   /// of the bench's clean conditions that the voicing refused had a margin near it (the
   /// highest: +4.7, a dev-set "one").
   public var clearMargin: Double? = 10
+  /// Whether each command word's calibration asks for a loud part when one other word
+  /// explains it better (`Detector.Calibration.minimumLoud`: the loud part that keeps `keep`
+  /// of such real commands, at most a short vowel's).
+  public var asksLoudPart = true
   public init() {}
 }

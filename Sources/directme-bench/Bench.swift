@@ -240,7 +240,8 @@ struct AccuracyBench: ParsableCommand {
               String(
                 format: "(m %.1f, c %.2f", $0,
                 interpreter.confidence(ofWordAt: index, in: words, result: result) ?? 0)
-                + (segment.secondOpinion.map { String(format: ", base: %@ %.1f", $0.word, $0.margin) } ?? "") + ")"
+                + (segment.secondOpinion.map { String(format: ", base: %@ %.1f", $0.word, $0.margin) } ?? "")
+                + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "") + ")"
             } ?? "")
         }.joined(separator: " ")
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""

@@ -188,4 +188,42 @@ struct SignalEvidenceTests {
     #expect(!SignalEvidence.holdsWord(room(0.1) + scaled(vowel(seconds: 0.3), dB: -33) + room(0.3), after: decided))
     #expect(!SignalEvidence.holdsWord([], after: decided))
   }
+
+  @Test("a word's loud part lasts as long as its vowel; a click's, a frame or two, whatever the silence read with it")
+  func loudDuration() {
+    var random = Signal.Random(seed: 7)
+    let room = { (seconds: Double) in Signal.whiteNoise(seconds, level: -60, random: &random) }
+    // A 0.25-s vowel with 0.1 s of the room on each side: frames 10..<35 loud.
+    let word = room(0.1) + scaled(vowel(seconds: 0.25), dB: 6) + room(0.1)
+    let wordLoud = SignalEvidence.loudDuration(0..<45, of: Signal.frameEnergies(word, length: 160, floor: 1e-2, wholeFrames: true))
+    #expect(wordLoud >= 0.22 && wordLoud <= 0.27)
+    // A 30-ms click read with 0.3 s of the room as one word.
+    let click = room(0.1) + scaled(vowel(seconds: 0.03), dB: 6) + room(0.3)
+    #expect(SignalEvidence.loudDuration(0..<43, of: Signal.frameEnergies(click, length: 160, floor: 1e-2, wholeFrames: true)) <= 0.04)
+    #expect(SignalEvidence.loudDuration(50..<60, of: [-60, -50]) == 0)
+  }
+
+  @Test("a command word other words explain better needs a loud part as long as a vowel; one that explains itself better does not")
+  func loudPart() {
+    let calibration = Detector.Calibration(slope: 0.05, intercept: 2, minimumDuration: 0.1, minimumLoud: 0.08)
+    #expect(calibration.confidence(margin: -15, duration: 0.3, loud: 0.05) == 0)
+    #expect(calibration.confidence(margin: -15, duration: 0.3, loud: 0.09) > 0.7)
+    #expect(calibration.confidence(margin: 3, duration: 0.3, loud: 0.05) > 0.8)
+    // Not measured (a word the listening pipeline did not look at): not asked.
+    #expect(calibration.confidence(margin: -15, duration: 0.3) > 0.7)
+    var unasked = calibration
+    unasked.minimumLoud = nil
+    #expect(unasked.confidence(margin: -15, duration: 0.3, loud: 0.05) > 0.7)
+    // Through the interpreter: the word's loud part as the listening pipeline measured it.
+    let detector = Detector(
+      calibrations: ["up": calibration], fallback: calibration, gate: .open, threshold: 0.6, rescueThreshold: 0.6)
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    func result(loud: Double) -> RecognitionResult {
+      let up = WordSegment(word: "up", start: 0, end: 0.3, score: -20, margin: -15, loud: loud)
+      return RecognitionResult(transcriptions: [Transcription(segments: [up], score: -20)], start: 0, end: 1)
+    }
+    #expect(interpreter.interpret(result(loud: 0.04)).directions.isEmpty)
+    #expect(interpreter.interpret(result(loud: 0.12)).directions == [.up])
+  }
+
 }

@@ -549,6 +549,24 @@ struct RecognizerRealSpeechTests {
       #expect(try directions(in: file, recognizer: recognizer).directions == expected, "\(paths)")
     }
   }
+
+  @Test("a click before a word, a pause apart, moves nothing: read as a command that other words explain better, it has no vowel's loud part")
+  func clickBeforeAWord() throws {
+    // Recordings as they are: one speaker's "down" begins with two clicks (30 and 50 ms) 0.4 s
+    // before the word, read as "up" (margin -25, confidence 0.68); another speaker's "go"
+    // with one read as "up" (margin -23). And a third speaker's "eight" read as "right" (margin
+    // -29): its loud part, under 0.1 s, is shorter than that of any "right" the other words
+    // explained better on the tuning speakers.
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let clips: [(String, [Direction])] = [
+      ("sc/down/17f0e206_nohash_0.wav", [.down]), ("sc/other/go_05d18852_nohash_0.wav", []),
+      ("sc/other/eight_0132a06d_nohash_0.wav", []),
+    ]
+    for (path, expected) in clips {
+      let file = TestSupport.trainingSet!.appendingPathComponent(path)
+      #expect(try directions(in: file, recognizer: recognizer).directions == expected, "\(path)")
+    }
+  }
 }
 
 @Suite("The grammar's companion dictionary", .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"))

@@ -41,8 +41,9 @@ struct TunerTests {
   }
 
   /// A recording heard as one command word with a margin.
-  func recording(_ word: String, margin: Double, expected: [Direction], kind: String, speaker: String) -> TuningRecording {
-    let commands = Transcription(segments: [WordSegment(word: word, start: 0.2, end: 0.6, score: -40, margin: margin)], score: -40)
+  func recording(_ word: String, margin: Double, expected: [Direction], kind: String, speaker: String, loud: Double? = nil) -> TuningRecording {
+    let commands = Transcription(
+      segments: [WordSegment(word: word, start: 0.2, end: 0.6, score: -40, margin: margin, loud: loud)], score: -40)
     let garbage = Transcription(segments: [WordSegment(word: "go", start: 0.2, end: 0.6, score: -40 - margin)], score: -40 - margin)
     let result = RecognitionResult(
       transcriptions: [commands, garbage], start: 0, end: 1, signal: SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 30))
@@ -76,6 +77,36 @@ struct TunerTests {
     #expect(Set(detector.calibrations.keys) == ["up", "down", "left", "right"])
     #expect(detector.calibrations.values.allSatisfy { $0.slope > 0 })
     #expect(detector.rescueThreshold <= detector.threshold)
+  }
+
+  @Test("each command word's loud part keeps nearly all real commands that other words explain better, and refuses shorter ones")
+  func loudPart() {
+    var random = Signal.Random(seed: 11)
+    var recordings: [TuningRecording] = []
+    for index in 0..<400 {
+      let word = ["up", "down", "left", "right"][index % 4]
+      // Commands' vowels last 90-250 ms; clicks and breaths read as commands 10-60 ms.
+      recordings.append(
+        recording(
+          word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word,
+          speaker: "p\(index)", loud: Double.random(in: 0.09...0.25, using: &random)))
+      recordings.append(
+        recording(
+          word, margin: Double.random(in: -40...10, using: &random), expected: [], kind: "click", speaker: "n\(index)",
+          loud: Double.random(in: 0.01...0.06, using: &random)))
+    }
+    let detector = DetectorTuner().tune(recordings)
+    for word in ["up", "down", "left", "right"] {
+      let minimum = try? #require(detector.calibration(for: word).minimumLoud)
+      #expect(minimum.map { (0.09...0.1).contains($0) } == true, "\(word): \(String(describing: minimum))")
+    }
+    #expect(DetectorTuner.evaluate(detector, on: recordings).falseAlarms < 0.02)
+    var options = TuningOptions()
+    options.asksLoudPart = false
+    #expect(DetectorTuner(options: options).tune(recordings).calibrations.values.allSatisfy { $0.minimumLoud == nil })
+    // Not measured: not asked.
+    let unmeasured = singleWords(otherKinds: ["go"], random: &random)
+    #expect(DetectorTuner().tune(unmeasured).calibrations.values.allSatisfy { $0.minimumLoud == nil })
   }
 
   /// Words heard in a row, each with a margin (a joined recording); with `nearMisses`, an
