@@ -142,7 +142,8 @@ public enum TuneReport {
         String(
           format: "  %-6@ at least %3.0f ms; confidence 0.5 at margin %6.1f, acts from margin %6.1f", word, calibration.minimumDuration * 1000,
           calibration.margin(forConfidence: 0.5), calibration.margin(forConfidence: detector.threshold))
-          + (calibration.minimumLoud.map { String(format: "; below margin 0, loud for %.0f ms", $0 * 1000) } ?? ""))
+          + (calibration.minimumLoud.map { String(format: "; below margin 0, loud for %.0f ms", $0 * 1000) } ?? "")
+          + (calibration.maximumLoud.map { String(format: " to %.0f ms", $0 * 1000) } ?? ""))
     }
     if let companion = detector.companionThreshold {
       lines.append(String(format: "beside or just after a sure command, a command needs confidence %.2f", companion))

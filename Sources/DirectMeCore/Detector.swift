@@ -23,24 +23,40 @@ public struct Detector: Hashable, Sendable, Codable {
     /// after a word lasts a few frames (read as a lone "up" or "left" at a margin the
     /// calibration allows a short word). nil: not asked.
     public var minimumLoud: Double?
+    /// When one other word explains the word better, its loud part must not last longer than
+    /// this either: a word with a longer vowel is another word ("five", "one" and "off" read
+    /// as "up" hold theirs 300-400 ms). Asked only of an utterance whose loud part stands
+    /// `clearBackground` or more over its background (`SignalEvidence.dynamicRange`): over a
+    /// louder background the loud part takes in the noise. nil: not asked.
+    public var maximumLoud: Double?
 
-    public init(slope: Double, intercept: Double, minimumDuration: Double, minimumLoud: Double? = nil) {
+    /// How far (dB) an utterance's loud part must stand over its background for a word's
+    /// loud part to be measured apart from the noise: twice `SignalEvidence.loudSpan`.
+    public static let clearBackground = 20.0
+
+    public init(slope: Double, intercept: Double, minimumDuration: Double, minimumLoud: Double? = nil, maximumLoud: Double? = nil) {
       self.slope = slope
       self.intercept = intercept
       self.minimumDuration = minimumDuration
       self.minimumLoud = minimumLoud
+      self.maximumLoud = maximumLoud
     }
 
-    /// The probability that the word was said (`loud`: its loud part, nil when not measured).
-    public func confidence(margin: Double, duration: Double, loud: Double? = nil) -> Double {
-      guard duration + 1e-9 >= minimumDuration, margin.isFinite, isLoudEnough(loud, margin: margin) else { return 0 }
+    /// The probability that the word was said (`loud`: its loud part, nil when not measured;
+    /// `dynamicRange`: the utterance's, see `maximumLoud`).
+    public func confidence(margin: Double, duration: Double, loud: Double? = nil, dynamicRange: Double? = nil) -> Double {
+      guard duration + 1e-9 >= minimumDuration, margin.isFinite, fitsLoudPart(loud, margin: margin, dynamicRange: dynamicRange)
+      else { return 0 }
       return 1 / (1 + exp(-(slope * margin + intercept)))
     }
 
-    /// Whether a word of margin `margin` and loud part `loud` is loud long enough (see `minimumLoud`).
-    public func isLoudEnough(_ loud: Double?, margin: Double) -> Bool {
-      guard let minimumLoud, let loud, margin < 0 else { return true }
-      return loud + 1e-9 >= minimumLoud
+    /// Whether a word of margin `margin` and loud part `loud`, in an utterance of dynamic range
+    /// `dynamicRange`, is loud as long as the word is (see `minimumLoud`, `maximumLoud`).
+    public func fitsLoudPart(_ loud: Double?, margin: Double, dynamicRange: Double?) -> Bool {
+      guard let loud, margin < 0 else { return true }
+      if let minimumLoud, loud + 1e-9 < minimumLoud { return false }
+      if let maximumLoud, let dynamicRange, dynamicRange + 1e-9 >= Self.clearBackground, loud > maximumLoud + 1e-9 { return false }
+      return true
     }
 
     /// The margin at which the confidence is `confidence`.

@@ -342,7 +342,7 @@ public struct Interpreter: Sendable {
     let detector = settings.detector
     guard detector.gate.passes(result.signal, word: segment) else { return (0, 0, nil) }
     let confidence = detector.calibration(for: segment.word).confidence(
-      margin: margin, duration: weighedDuration(index, of: spoken), loud: segment.loud)
+      margin: margin, duration: weighedDuration(index, of: spoken), loud: segment.loud, dynamicRange: result.signal?.dynamicRange)
     // The model it was adapted from hears another command there: refused.
     if let second = detector.secondOpinion, !second.stands(segment, confidence: confidence, signal: result.signal) {
       return (0, confidence, segment.secondOpinion?.word)

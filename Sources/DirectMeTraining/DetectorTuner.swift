@@ -133,6 +133,7 @@ public struct DetectorTuner: Sendable {
     // The minimum durations keep `keep` of the commands said as they were made, alone and in
     // the joined sequences (a command in a sequence is said shorter than alone).
     let rightAsMade = samples(recordings.filter { !$0.isNoise && !$0.isNoisyCopy }).filter(\.correct)
+    let rightAlone = samples(single.filter { !$0.isNoise && !$0.isNoisyCopy }).filter(\.correct)
     let all = options.calibrateOnNoisyCopies
       ? samples(single.filter { !$0.isNoise }) : samples(single.filter { !$0.isNoise && !$0.isNoisyCopy })
 
@@ -152,13 +153,19 @@ public struct DetectorTuner: Sendable {
       let durations = rightAsMade.filter { $0.word == word }.map(\.duration)
       guard durations.count >= 5 else { continue }
       let minimumDuration = min(Self.quantile(durations, 1 - options.keep), Self.longestMinimumDuration)
-      // The loud part keeps `keep` of the real commands other words explain better, as said.
+      // The loud part keeps `keep` of the real commands other words explain better, as said;
+      // its maximum, of those said alone over a quiet background (see `maximumLoud`).
       let louds = rightAsMade.filter { $0.word == word && $0.margin < 0 }.compactMap(\.loud)
+      let aloneLouds = rightAlone.filter {
+        $0.word == word && $0.margin < 0 && ($0.signal?.dynamicRange ?? 0) + 1e-9 >= Detector.Calibration.clearBackground
+      }.compactMap(\.loud)
       var calibration = Detector.Calibration(
         slope: 0, intercept: 0, minimumDuration: minimumDuration,
-        minimumLoud: options.asksLoudPart && louds.count >= 5 ? min(Self.quantile(louds, 1 - options.keep), Self.longestMinimumLoud) : nil)
+        minimumLoud: options.asksLoudPart && louds.count >= 5 ? min(Self.quantile(louds, 1 - options.keep), Self.longestMinimumLoud) : nil,
+        maximumLoud: options.asksLoudPart && aloneLouds.count >= 5 ? Self.quantile(aloneLouds, options.keep) : nil)
       let usable = mine.filter {
-        $0.duration + 1e-9 >= minimumDuration && Self.passes(gate, $0) && calibration.isLoudEnough($0.loud, margin: $0.margin)
+        $0.duration + 1e-9 >= minimumDuration && Self.passes(gate, $0)
+          && calibration.fitsLoudPart($0.loud, margin: $0.margin, dynamicRange: $0.signal?.dynamicRange)
       }
       (calibration.slope, calibration.intercept) = Self.logistic(
         usable.map(\.margin), usable.map { $0.correct ? 1 : 0 }, weights: usable.map(\.weight))

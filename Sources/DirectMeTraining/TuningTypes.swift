@@ -97,7 +97,8 @@ public struct TuningOptions: Sendable {
   public var clearMargin: Double? = 10
   /// Whether each command word's calibration asks for a loud part when one other word
   /// explains it better (`Detector.Calibration.minimumLoud`: the loud part that keeps `keep`
-  /// of such real commands, at most a short vowel's).
+  /// of such real commands, at most a short vowel's; `maximumLoud`: the one that keeps `keep`
+  /// of those said alone over a quiet background).
   public var asksLoudPart = true
   public init() {}
 }

@@ -203,17 +203,24 @@ struct SignalEvidenceTests {
     #expect(SignalEvidence.loudDuration(50..<60, of: [-60, -50]) == 0)
   }
 
-  @Test("a command word other words explain better needs a loud part as long as a vowel; one that explains itself better does not")
+  @Test("a command word other words explain better needs a loud part as long as its vowel, and no longer over a quiet background; one that explains itself better does not")
   func loudPart() {
-    let calibration = Detector.Calibration(slope: 0.05, intercept: 2, minimumDuration: 0.1, minimumLoud: 0.08)
+    let calibration = Detector.Calibration(slope: 0.05, intercept: 2, minimumDuration: 0.1, minimumLoud: 0.08, maximumLoud: 0.3)
     #expect(calibration.confidence(margin: -15, duration: 0.3, loud: 0.05) == 0)
     #expect(calibration.confidence(margin: -15, duration: 0.3, loud: 0.09) > 0.7)
     #expect(calibration.confidence(margin: 3, duration: 0.3, loud: 0.05) > 0.8)
+    // A vowel longer than the word's: another word, where the background is quiet enough to tell.
+    #expect(calibration.confidence(margin: -15, duration: 0.6, loud: 0.4, dynamicRange: 30) == 0)
+    #expect(calibration.confidence(margin: -15, duration: 0.6, loud: 0.4, dynamicRange: 12) > 0.7)
+    #expect(calibration.confidence(margin: -15, duration: 0.6, loud: 0.4) > 0.7)
+    #expect(calibration.confidence(margin: 3, duration: 0.6, loud: 0.4, dynamicRange: 30) > 0.8)
     // Not measured (a word the listening pipeline did not look at): not asked.
     #expect(calibration.confidence(margin: -15, duration: 0.3) > 0.7)
     var unasked = calibration
     unasked.minimumLoud = nil
+    unasked.maximumLoud = nil
     #expect(unasked.confidence(margin: -15, duration: 0.3, loud: 0.05) > 0.7)
+    #expect(unasked.confidence(margin: -15, duration: 0.6, loud: 0.4, dynamicRange: 30) > 0.7)
     // Through the interpreter: the word's loud part as the listening pipeline measured it.
     let detector = Detector(
       calibrations: ["up": calibration], fallback: calibration, gate: .open, threshold: 0.6, rescueThreshold: 0.6)

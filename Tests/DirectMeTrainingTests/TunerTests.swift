@@ -79,34 +79,40 @@ struct TunerTests {
     #expect(detector.rescueThreshold <= detector.threshold)
   }
 
-  @Test("each command word's loud part keeps nearly all real commands that other words explain better, and refuses shorter ones")
+  @Test("each command word's loud part keeps nearly all real commands that other words explain better, and refuses shorter and longer ones")
   func loudPart() {
     var random = Signal.Random(seed: 11)
     var recordings: [TuningRecording] = []
     for index in 0..<400 {
       let word = ["up", "down", "left", "right"][index % 4]
-      // Commands' vowels last 90-250 ms; clicks and breaths read as commands 10-60 ms.
+      // Commands' vowels last 90-250 ms; clicks and breaths read as commands 10-60 ms, other
+      // words' vowels 350-600 ms.
       recordings.append(
         recording(
           word, margin: Double.random(in: -20...60, using: &random), expected: [Direction(rawValue: word)!], kind: word,
           speaker: "p\(index)", loud: Double.random(in: 0.09...0.25, using: &random)))
       recordings.append(
         recording(
-          word, margin: Double.random(in: -40...10, using: &random), expected: [], kind: "click", speaker: "n\(index)",
-          loud: Double.random(in: 0.01...0.06, using: &random)))
+          word, margin: Double.random(in: -40 ... -2, using: &random), expected: [], kind: index % 2 == 0 ? "click" : "five",
+          speaker: "n\(index)", loud: index % 2 == 0 ? Double.random(in: 0.01...0.06, using: &random) : Double.random(in: 0.35...0.6, using: &random)))
     }
     let detector = DetectorTuner().tune(recordings)
     for word in ["up", "down", "left", "right"] {
-      let minimum = try? #require(detector.calibration(for: word).minimumLoud)
-      #expect(minimum.map { (0.09...0.1).contains($0) } == true, "\(word): \(String(describing: minimum))")
+      let calibration = detector.calibration(for: word)
+      #expect(calibration.minimumLoud.map { (0.09...0.1).contains($0) } == true, "\(word): \(String(describing: calibration.minimumLoud))")
+      #expect(calibration.maximumLoud.map { (0.23...0.25).contains($0) } == true, "\(word): \(String(describing: calibration.maximumLoud))")
     }
-    #expect(DetectorTuner.evaluate(detector, on: recordings).falseAlarms < 0.02)
     var options = TuningOptions()
     options.asksLoudPart = false
-    #expect(DetectorTuner(options: options).tune(recordings).calibrations.values.allSatisfy { $0.minimumLoud == nil })
+    let plain = DetectorTuner(options: options).tune(recordings)
+    #expect(plain.calibrations.values.allSatisfy { $0.minimumLoud == nil && $0.maximumLoud == nil })
+    // The other words whose loud part gives them away no longer hold the operating point up.
+    let (loud, unasked) = (DetectorTuner.evaluate(detector, on: recordings), DetectorTuner.evaluate(plain, on: recordings))
+    #expect(loud.falseAlarms <= TuningOptions().maximumFalseAlarms)
+    #expect(loud.accuracy > unasked.accuracy + 0.05, "\(loud.accuracy) against \(unasked.accuracy)")
     // Not measured: not asked.
     let unmeasured = singleWords(otherKinds: ["go"], random: &random)
-    #expect(DetectorTuner().tune(unmeasured).calibrations.values.allSatisfy { $0.minimumLoud == nil })
+    #expect(DetectorTuner().tune(unmeasured).calibrations.values.allSatisfy { $0.minimumLoud == nil && $0.maximumLoud == nil })
   }
 
   /// Words heard in a row, each with a margin (a joined recording); with `nearMisses`, an
