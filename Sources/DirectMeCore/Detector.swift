@@ -31,8 +31,8 @@ public struct Detector: Hashable, Sendable, Codable {
     public var maximumLoud: Double?
 
     /// How far (dB) an utterance's loud part must stand over its background for a word's
-    /// loud part to be measured apart from the noise: twice `SignalEvidence.loudSpan`.
-    public static let clearBackground = 20.0
+    /// loud part to be measured apart from the noise (20 dB).
+    public static let clearBackground = 2 * SignalEvidence.loudSpan
 
     public init(slope: Double, intercept: Double, minimumDuration: Double, minimumLoud: Double? = nil, maximumLoud: Double? = nil) {
       self.slope = slope
