@@ -80,6 +80,43 @@ typedef struct {
   void *mgau;
 } acmod_head;
 
+/* The rest of 5prealpha's acmod_t, as far as the feature buffer: in a whole utterance
+ * (`ps_process_raw` with `full_utt`) every frame's features are there before the first is
+ * scored, so the scorer can read the frames after the one it is asked for. Trusted only
+ * while what it says agrees with what frame_eval is given (`frames_ahead`). */
+typedef struct {
+  acmod_head head;
+  void *mllr;
+  int16_t *senone_scores;
+  void *senone_active_vec;
+  uint8_t *senone_active;
+  int senscr_frame;
+  int n_senone_active;
+  int log_zero;
+  mfcc_t **mfc_buf;
+  mfcc_t ***feat_buf;
+  FILE *rawfh;
+  FILE *mfcfh;
+  FILE *senfh;
+  FILE *insenfh;
+  long *framepos;
+  int16_t *rawdata;
+  int32_t rawdata_size;
+  int32_t rawdata_pos;
+  uint8_t state;
+  uint8_t compallsen;
+  uint8_t grow_feat;
+  uint8_t insen_swap;
+  int32_t utt_start_frame;
+  int32_t output_frame;
+  int32_t n_mfc_alloc;
+  int32_t n_mfc_frame;
+  int32_t mfc_outidx;
+  int32_t n_feat_alloc;
+  int32_t n_feat_frame;
+  int32_t feat_outidx;
+} acmod_mirror;
+
 
 enum {
   MAX_STREAMS = 4,
@@ -87,6 +124,10 @@ enum {
   MAX_TOPN = 16,
   SENSCR_SHIFT = 10,
   MAX_NEG_ASCR = 96,
+  /* Frames whose codeword scores are computed together when every senone is scored: each
+   * codebook's means and precisions are read once for all of them (read once a frame, the
+   * model's 2 MB did not stay in the cache between frames). */
+  BATCH = 8,
   /* fast_logmath_add's table, padded: a difference past the table adds nothing. */
   ADD_TABLE_SIZE = 4096,
 };
@@ -137,7 +178,20 @@ struct directme_senone_scorer {
   int *cb_start;
   int *cb_senones;
   int32_t *ascores;
+  acmod_mirror const *acmod;
+  /* Codeword scores of frames scored ahead, [frame][codebook][stream][codeword], and each
+   * frame's features (every stream's, one after another) and index: a frame is read from
+   * here when its features are the same. */
+  mfcc_t *batch_dist;
+  mfcc_t *batch_feat;
+  int batch_frame[BATCH];
+  int batch_count;
+  int total_featlen;
+  long frames_from_batches; /* frames whose codeword scores a batch gave */
 };
+
+/* The codeword scores of one frame: every codebook, stream and codeword. */
+static size_t batch_frame_size(directme_senone_scorer const *s) { return (size_t)s->n_mgau * s->n_feat * s->n_density; }
 
 static int plausible(ptm_mirror const *ptm, acmod_head const *head) {
   if (ptm->vt == NULL || ptm->vt->name == NULL || strcmp(ptm->vt->name, "ptm") != 0) return 0;
@@ -237,6 +291,8 @@ static void history_copy(directme_senone_scorer *s, int i, int in) {
 
 static void release(directme_senone_scorer *s) {
   free(s->block);
+  free(s->batch_dist);
+  free(s->batch_feat);
   if (!s->in_place) {
     free(s->mean_t);
     free(s->var_t);
@@ -261,6 +317,7 @@ static int hooked_transform(void *mgau, void *mllr) {
   if (s->in_place) transpose_gaussians(s, 0);
   int status = s->original->transform(mgau, mllr);
   copy_gaussians(s);
+  s->batch_count = 0;
   return status;
 }
 
@@ -306,9 +363,14 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   s->rows = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->rows);
   s->row_scores = malloc((size_t)s->n_mgau * s->n_feat * s->max_topn * sizeof *s->row_scores);
   s->ascores = malloc((size_t)s->n_sen * sizeof(int32_t));
+  s->acmod = (acmod_mirror const *)acmod;
+  for (int f = 0; f < s->n_feat; ++f) s->total_featlen += s->featlen[f];
+  /* BATCH frames, and one more block for frames scored past the last at hand. */
+  s->batch_dist = malloc(((size_t)BATCH * batch_frame_size(s) + (size_t)s->n_density) * sizeof(mfcc_t));
+  s->batch_feat = malloc((size_t)BATCH * s->total_featlen * sizeof(mfcc_t));
   int *next = malloc((size_t)s->n_mgau * sizeof(int));
   if (!s->block || !s->scratch || !s->mean_t || !s->var_t || !s->ring || !s->dist || !s->cb_start || !s->cb_senones || !s->cb_active_ring
-      || !s->rows || !s->row_scores || !s->ascores || !next) {
+      || !s->rows || !s->row_scores || !s->ascores || !s->batch_dist || !s->batch_feat || !next) {
     free(next);
     release(s);
     return NULL;
@@ -349,6 +411,8 @@ void directme_senone_scorer_detach(directme_senone_scorer *s) {
 }
 
 int directme_senone_scorer_in_place(directme_senone_scorer const *s) { return s != NULL && s->in_place; }
+
+long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *s) { return s ? s->frames_from_batches : 0; }
 
 /* pocketsphinx's insertion_sort_topn: topn[i] takes score d and moves up past worse ones. */
 static void insertion_sort_topn(topn_t *topn, int i, int32_t d) {
@@ -438,10 +502,106 @@ __attribute__((target("avx2"))) static int select_topn_avx2(topn_t *topn, int ma
 }
 #endif
 
+#if defined(__x86_64__)
+/* `distances` for BATCH frames at once (`z[k]`, into `dist[k]`): each codebook's means and
+ * precisions are loaded once for all of them. Every frame's scores are the same floats
+ * `distances` gives (the same operations in the same order, never fused). */
+__attribute__((target("avx2"))) static void distances_batch_avx2(int n, int len, mfcc_t const *const *z,
+                                                                   mfcc_t const *mean, mfcc_t const *var,
+                                                                   mfcc_t const *det, mfcc_t *const *dist) {
+  int cw = 0;
+  for (; cw + 8 <= n; cw += 8) {
+    __m256 acc[BATCH];
+    __m256 start = _mm256_loadu_ps(det + cw);
+    for (int k = 0; k < BATCH; ++k) acc[k] = start;
+    for (int j = 0; j < len; ++j) {
+      __m256 m = _mm256_loadu_ps(mean + (size_t)j * n + cw);
+      __m256 v = _mm256_loadu_ps(var + (size_t)j * n + cw);
+      for (int k = 0; k < BATCH; ++k) {
+        __m256 diff = _mm256_sub_ps(_mm256_set1_ps(z[k][j]), m);
+        __m256 sqdiff = _mm256_mul_ps(diff, diff);
+        acc[k] = _mm256_sub_ps(acc[k], _mm256_mul_ps(sqdiff, v));
+      }
+    }
+    for (int k = 0; k < BATCH; ++k) _mm256_storeu_ps(dist[k] + cw, acc[k]);
+  }
+  for (; cw < n; ++cw)
+    for (int k = 0; k < BATCH; ++k)
+      dist[k][cw] = codeword_score(mean + cw, var + cw, (size_t)n, det[cw], len, z[k]);
+}
+#endif
+
+/* How many frames from `frame` on (at most BATCH) the decoder already holds features of,
+ * `feat` being `frame`'s: 1 when the acoustic model's layout does not say the same. */
+static int frames_ahead(directme_senone_scorer const *s, mfcc_t **feat, int32_t frame) {
+  acmod_mirror const *a = s->acmod;
+  if (a == NULL || a->feat_buf == NULL || a->n_feat_alloc < 1 || a->feat_outidx < 0 || a->feat_outidx >= a->n_feat_alloc
+      || a->n_feat_frame < 1 || a->n_feat_frame > a->n_feat_alloc || a->output_frame != frame
+      || a->feat_buf[a->feat_outidx] != feat)
+    return 1;
+  return a->n_feat_frame < BATCH ? a->n_feat_frame : BATCH;
+}
+
+/* Whether `feat` holds the features kept for the batch's frame `k`. */
+static int same_features(directme_senone_scorer const *s, int k, mfcc_t **feat) {
+  mfcc_t const *kept = s->batch_feat + (size_t)k * s->total_featlen;
+  for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f)
+    if (memcmp(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t)) != 0) return 0;
+  return 1;
+}
+
+/* The codeword scores of every codebook for `frame` ([codebook][stream][codeword]), from the
+ * frames scored ahead, scoring the next BATCH frames first when they are not there; NULL when
+ * the frames after this one are not at hand (each codebook is then scored on its own). */
+static mfcc_t const *batched_distances(directme_senone_scorer *s, mfcc_t **feat, int32_t frame) {
+#if defined(__x86_64__)
+  if (!s->avx2 || s->batch_dist == NULL) return NULL;
+  for (int k = 0; k < s->batch_count; ++k)
+    if (s->batch_frame[k] == frame && same_features(s, k, feat)) {
+      s->frames_from_batches++;
+      return s->batch_dist + (size_t)k * batch_frame_size(s);
+    }
+  int ahead = frames_ahead(s, feat, frame);
+  if (ahead < 2) return NULL;
+  acmod_mirror const *a = s->acmod;
+  mfcc_t **frames[BATCH];
+  for (int k = 0; k < BATCH; ++k) {
+    /* Past the last frame at hand, the last one again (scored, not kept). */
+    frames[k] = a->feat_buf[(a->feat_outidx + (k < ahead ? k : ahead - 1)) % a->n_feat_alloc];
+    if (frames[k] == NULL) return NULL;
+  }
+  for (int k = 0; k < ahead; ++k) {
+    mfcc_t *kept = s->batch_feat + (size_t)k * s->total_featlen;
+    for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f) memcpy(kept, frames[k][f], (size_t)s->featlen[f] * sizeof(mfcc_t));
+    s->batch_frame[k] = frame + k;
+  }
+  s->batch_count = ahead;
+  s->frames_from_batches++;
+  gauden_mirror const *g = s->ptm->g;
+  for (int cb = 0; cb < s->n_mgau; ++cb)
+    for (int f = 0; f < s->n_feat; ++f) {
+      size_t at = (size_t)(cb * s->n_feat + f) * s->n_density;
+      mfcc_t const *z[BATCH];
+      mfcc_t *dist[BATCH];
+      for (int k = 0; k < BATCH; ++k) {
+        z[k] = frames[k][f];
+        /* Frames past the last at hand are scored into the scratch block. */
+        dist[k] = k < ahead ? s->batch_dist + (size_t)k * batch_frame_size(s) + at : s->batch_dist + (size_t)BATCH * batch_frame_size(s);
+      }
+      size_t block = s->block[cb * s->n_feat + f];
+      distances_batch_avx2(s->n_density, s->featlen[f], z, s->mean_t + block, s->var_t + block, g->det[cb][f], dist);
+    }
+  return s->batch_dist;
+#else
+  (void)s; (void)feat; (void)frame;
+  return NULL;
+#endif
+}
+
 /* Top-N codewords of one codebook and stream: pocketsphinx's eval_topn, then eval_cb. Its
  * early exits (a codeword whose partial score falls under the worst kept) change nothing:
  * the partial scores only fall. Here every codeword's score is computed in one pass. */
-static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const *z, int full) {
+static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const *z, int full, mfcc_t const *known) {
   gauden_mirror const *g = s->ptm->g;
   topn_t *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
   int len = s->featlen[f];
@@ -458,13 +618,16 @@ static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const
     return;
   }
   int n = s->n_density;
-  mfcc_t *dist = s->dist;
+  mfcc_t const *dist = known;
+  if (dist == NULL) {
 #if defined(__x86_64__)
-  if (s->avx2)
-    distances_avx2(n, len, z, mean, var, det, dist);
-  else
+    if (s->avx2)
+      distances_avx2(n, len, z, mean, var, det, s->dist);
+    else
 #endif
-    distances(n, len, z, mean, var, det, dist);
+      distances(n, len, z, mean, var, det, s->dist);
+    dist = s->dist;
+  }
   /* eval_topn: the previous frame's top codewords first, in their new order (their scores
    * are the same floats a codeword-by-codeword evaluation gives: same operations, same order). */
   for (int i = 0; i < s->max_topn; ++i) insertion_sort_topn(topn, i, (int32_t)dist[topn[i].cw]);
@@ -608,8 +771,12 @@ static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_
     }
   }
   int full = frame % s->ds_ratio == 0;
+  /* Every codebook scored in every frame: several frames at once when they are at hand. */
+  mfcc_t const *known = compallsen && s->ds_ratio == 1 ? batched_distances(s, feat, frame) : NULL;
   for (int cb = 0; cb < s->n_mgau; ++cb)
-    for (int f = 0; f < s->n_feat; ++f) eval_codebook(s, cb, f, feat[f], full && s->cb_active[cb]);
+    for (int f = 0; f < s->n_feat; ++f)
+      eval_codebook(s, cb, f, feat[f], full && s->cb_active[cb],
+                    known ? known + (size_t)(cb * s->n_feat + f) * s->n_density : NULL);
   /* pocketsphinx's ptm_mgau_codebook_norm, over the active codebooks */
   for (int f = 0; f < s->n_feat; ++f) {
     int32_t norm = WORST_SCORE;

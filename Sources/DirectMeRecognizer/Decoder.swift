@@ -84,6 +84,10 @@ final class Decoder {
   /// `directme_senone_scorer_in_place`.
   var scoresInPlace: Bool { directme_senone_scorer_in_place(scorer) != 0 }
 
+  /// How many frames DirectMe's scorer scored several at a time (see
+  /// `directme_senone_scorer_frames_from_batches`).
+  var framesScoredTogether: Int { Int(directme_senone_scorer_frames_from_batches(scorer)) }
+
   /// Blocks of list nodes DirectMe's pool (`CSphinxLists`) has handed to pocketsphinx so
   /// far: 0 when sphinxbase's own list functions are in use (the program was linked
   /// without exporting the pool's).

@@ -28,4 +28,9 @@ void directme_senone_scorer_detach(directme_senone_scorer *scorer);
 /// is attached, given back as they were when it leaves), 0 when it holds a copy of them.
 int directme_senone_scorer_in_place(directme_senone_scorer const *scorer);
 
+/// How many frames' codeword scores came from frames scored together (every senone scored in
+/// a whole utterance, whose features are all at hand before the first frame is scored), since
+/// the scorer was attached.
+long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *scorer);
+
 #endif
