@@ -23,7 +23,7 @@ final class Decoder {
     guard let config else {
       throw PocketSphinxError.from("cmd_ln_parse_r", log: log, fallback: "bad decoder options \(options)")
     }
-    let (decoder, initLog) = SphinxLog.capturing(what) { ps_init(config) }
+    let (decoder, initLog) = SphinxLog.capturing(what) { MappedFile.changingMappings { ps_init(config) } }
     guard let decoder else {
       cmd_ln_free_r(config)
       throw PocketSphinxError.from("ps_init", log: initLog, fallback: "\(what) failed")
@@ -51,7 +51,7 @@ final class Decoder {
   deinit {
     keptGrammars.forEach { jsgf_grammar_free($0) }
     directme_senone_scorer_detach(scorer)
-    MappedFile.unmapping { _ = ps_free(handle) }
+    MappedFile.changingMappings { _ = ps_free(handle) }
     cmd_ln_free_r(config)
   }
 

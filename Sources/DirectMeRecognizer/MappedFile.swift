@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -17,18 +16,21 @@ enum MappedFile {
   /// The corresponding C function is `madvise` (`MADV_DONTNEED`).
   @discardableResult
   static func releasePages(of path: String) -> Int {
-    steady.withLock { _ in releasePagesNow(of: path) }
+    mappings.exclusively { releasePagesNow(of: path) }
   }
 
-  /// Held while the mappings listed are released, and while a decoder is freed (its mappings
-  /// go): a mapping listed, then unmapped by another thread's decoder and its addresses
+  /// Held alone while the mappings listed are released, shared while a decoder is made or
+  /// freed (its mappings come or go: a failing `ps_init` unmaps the model definition it had
+  /// mapped). A mapping listed, then unmapped by another thread's decoder and its addresses
   /// reused by `malloc` before `madvise`, would have had that memory zeroed (a dictionary
-  /// being read on another thread lost a stretch of its words: 'around' to 'move').
-  private static let steady = Mutex<Void>(())
+  /// being read on another thread lost a stretch of its words: 'around' to 'move'). Shared,
+  /// so that decoders still load at the same time.
+  private static let mappings = ReadersWriterLock()
 
-  /// Runs `body` (which unmaps files, `ps_free`) while no mapping is being released.
-  static func unmapping<T>(_ body: () throws -> T) rethrows -> T {
-    try steady.withLock { _ in try body() }
+  /// Runs `body` (which maps or unmaps files: `ps_init`, `ps_free`) while no mapping is being
+  /// released; other such bodies may run at the same time.
+  static func changingMappings<T>(_ body: () throws -> T) rethrows -> T {
+    try mappings.shared(body)
   }
 
   private static func releasePagesNow(of path: String) -> Int {
@@ -54,6 +56,37 @@ enum MappedFile {
     #else
       return 0
     #endif
+  }
+
+  /// A lock that many hold at once (`shared`) or one alone (`exclusively`).
+  ///
+  /// The corresponding C functions are `pthread_rwlock_rdlock`, `pthread_rwlock_wrlock` and
+  /// `pthread_rwlock_unlock`.
+  final class ReadersWriterLock: @unchecked Sendable {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    init() {
+      lock = .allocate(capacity: 1)
+      lock.initialize(to: pthread_rwlock_t())
+      precondition(pthread_rwlock_init(lock, nil) == 0, "cannot make a readers-writer lock")
+    }
+
+    deinit {
+      pthread_rwlock_destroy(lock)
+      lock.deallocate()
+    }
+
+    func shared<T>(_ body: () throws -> T) rethrows -> T {
+      pthread_rwlock_rdlock(lock)
+      defer { pthread_rwlock_unlock(lock) }
+      return try body()
+    }
+
+    func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+      pthread_rwlock_wrlock(lock)
+      defer { pthread_rwlock_unlock(lock) }
+      return try body()
+    }
   }
 
   /// The whole text of a file of `/proc`, read until its end (Foundation reads such files,

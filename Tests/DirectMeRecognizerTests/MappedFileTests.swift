@@ -1,5 +1,6 @@
 import DirectMeTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import DirectMeRecognizer
@@ -51,6 +52,47 @@ struct MappedFileTests {
       // Not a file mapped here: nothing to do.
       #expect(MappedFile.releasePages(of: folder.appendingPathComponent("absent").path) == 0)
     #endif
+  }
+
+  @Test("decoders are made and freed at the same time, but never while mappings are released")
+  func mappingsChangeApartFromReleases() throws {
+    // Two bodies that map or unmap files run at once: the first waits inside for the second.
+    let secondInside = DispatchSemaphore(value: 0)
+    let firstDone = DispatchSemaphore(value: 0)
+    let together = Mutex(false)
+    Thread {
+      MappedFile.changingMappings { together.withLock { $0 = secondInside.wait(timeout: .now() + 10) == .success } }
+      firstDone.signal()
+    }.start()
+    Thread.sleep(forTimeInterval: 0.05)
+    _ = MappedFile.changingMappings { secondInside.signal() }
+    #expect(firstDone.wait(timeout: .now() + 20) == .success)
+    #expect(together.withLock { $0 }, "the second body ran while the first was inside")
+
+    // Releasing waits until no body is inside.
+    let inside = DispatchSemaphore(value: 0)
+    let leave = DispatchSemaphore(value: 0)
+    let left = DispatchSemaphore(value: 0)
+    Thread {
+      MappedFile.changingMappings {
+        inside.signal()
+        leave.wait()
+      }
+      left.signal()
+    }.start()
+    inside.wait()
+    let released = Mutex(false)
+    let releaseDone = DispatchSemaphore(value: 0)
+    Thread {
+      MappedFile.releasePages(of: "/nonexistent/mdef")
+      released.withLock { $0 = true }
+      releaseDone.signal()
+    }.start()
+    Thread.sleep(forTimeInterval: 0.3)
+    #expect(!released.withLock { $0 }, "released while a decoder's mappings were changing")
+    leave.signal()
+    #expect(left.wait(timeout: .now() + 20) == .success)
+    #expect(releaseDone.wait(timeout: .now() + 20) == .success, "released once they had changed")
   }
 
   @Test("a file of /proc is read to its end, past Foundation's first 4 KB")
