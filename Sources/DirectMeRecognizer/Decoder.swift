@@ -239,6 +239,25 @@ final class Decoder {
     }
   }
 
+  /// Forgets the cepstra of the utterances before: fed a few milliseconds at a time (as from
+  /// a microphone), pocketsphinx computes the deltas of an utterance's first frames from the
+  /// frames its ring buffer holds before them: the previous utterance's last ones, or zeros
+  /// in a new decoder. Cleared, the next utterance starts as in a new decoder, whatever was
+  /// decoded before (a dev-set clip replayed after another was read "up" at a margin of -1.3,
+  /// after a third at -7.9, alone as "oh").
+  ///
+  /// The corresponding C structure is `feat_t` (`cepbuf`, `bufpos`, `curpos`).
+  func forgetPreviousFrames() {
+    guard let feat = ps_get_feat(handle), let buffer = feat.pointee.cepbuf else { return }
+    // As feat_init allocates it: one block of rows.
+    let rows = max(Int(LIVEBUFBLOCKSIZE), 2 * Int(feat.pointee.window_size))
+    let width = Int(feat.pointee.cepsize)
+    guard let first = buffer[0] else { return }
+    first.update(repeating: 0, count: rows * width)
+    feat.pointee.bufpos = 0
+    feat.pointee.curpos = 0
+  }
+
   private func withCepstralMean<T>(_ body: (UnsafeMutablePointer<cmn_t>) -> T) -> T? {
     guard let feat = ps_get_feat(handle), let cmn = feat.pointee.cmn_struct else { return nil }
     return body(cmn)

@@ -185,6 +185,7 @@ public final class PocketSphinxRecognizer: Recognizer {
 
   public func resetAdaptation() {
     streaming.cepstralMean = initialMean
+    streaming.forgetPreviousFrames()
   }
 
   // MARK: Recognizer

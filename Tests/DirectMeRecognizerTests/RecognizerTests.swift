@@ -367,6 +367,42 @@ struct RecognizerSpeechTests {
     #expect(instruction.direction == .left)
     #expect((instruction.confidence ?? -1) >= (shippedDetector?.threshold ?? 2))
   }
+
+  @Test("a file is heard the same whatever was decoded before it")
+  func independentOfTheFileBefore() throws {
+    let folder = try TestSupport.temporaryFolder("order")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let before = folder.appendingPathComponent("before.wav")
+    let file = folder.appendingPathComponent("file.wav")
+    // Speech from the first sample to the last, as a microphone's stream cut into files.
+    try TestSupport.speak("the weather is nice today", voice: voices[1], to: before, pad: 0)
+    try TestSupport.speak("go up now", voice: voices[0], to: file, pad: 0)
+    /// The streaming decoder's reading of `file` (each word's score), after `preceding`.
+    func streamed(after preceding: [URL]) throws -> [String] {
+      let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+      for url in preceding + [file] {
+        recognizer.resetAdaptation()
+        try recognizer.startUtterance()
+        // In 10-ms chunks, as the microphone gives them.
+        let samples = try AudioFileSource.readAll(path: url.path)
+        for start in stride(from: 0, to: samples.count, by: 160) {
+          try recognizer.process(Array(samples[start..<min(start + 160, samples.count)]))
+        }
+        if url == file {
+          let partial = try #require(recognizer.partialResult())
+          return partial.segments.map { "\($0.word) \($0.start)-\($0.end) \($0.score)" }
+        }
+        _ = try recognizer.endUtterance()
+      }
+      return []
+    }
+    let alone = try streamed(after: [])
+    #expect(!alone.isEmpty)
+    // Fed 10 ms at a time, pocketsphinx took the deltas of an utterance's first frames from
+    // the frames its buffer held before them: the previous file's last ones.
+    #expect(try streamed(after: [before]) == alone)
+    #expect(try streamed(after: [file, before]) == alone)
+  }
 }
 
 @Suite("Recognizer configuration errors", .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"))
