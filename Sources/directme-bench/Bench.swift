@@ -5,6 +5,7 @@ import DirectMeCommandLine
 import DirectMeCore
 import DirectMeTraining
 import Foundation
+import Synchronization
 
 @main
 struct DirectMeBenchmarks: ParsableCommand {
@@ -73,7 +74,52 @@ struct AccuracyBench: ParsableCommand {
     help: ArgumentHelp("Only these parts (\(Part.allCases.map(\.rawValue).joined(separator: ", "))).", valueName: "part"))
   var only: [Part] = []
 
+  @Option(help: "Items decoded at once, each job with a recognizer of its own (the results are the same with any number).")
+  var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
   private func includes(_ part: Part) -> Bool { only.isEmpty || only.contains(part) }
+
+  func validate() throws {
+    guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+  }
+
+  /// DirectMe's outcome of every item, in the items' order: `jobs` recognizers take every
+  /// `jobs`-th item each (an item's outcome does not depend on the items before it: the
+  /// recognizer is reset for each).
+  private func decode(_ items: [BenchItem]) throws -> [ItemOutcome] {
+    let parts = max(1, min(jobs, items.count))
+    let runners = try (0..<parts).map { _ in
+      let recognizer = try self.recognizer.makeRecognizer()
+      let interpreter = try self.recognizer.makeInterpreter()
+      return DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
+    }
+    let progress = UncheckedBox(ProgressBar(total: items.count, label: "DirectMe"))
+    let state = Mutex((outcomes: [ItemOutcome?](repeating: nil, count: items.count), done: 0, failure: String?.none))
+    let shared = UncheckedBox(runners)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let runner = shared.value[part]
+      for index in stride(from: part, to: items.count, by: parts) {
+        if state.withLock({ $0.failure != nil }) { return }
+        do {
+          let (results, emitted) = try runner.run(items[index])
+          // The progress bar is drawn under the lock: one job at a time.
+          state.withLock { state in
+            state.outcomes[index] = ItemOutcome(item: items[index], results: results, emitted: emitted)
+            state.done += 1
+            progress.value.update(state.done)
+          }
+        } catch {
+          state.withLock { $0.failure = $0.failure ?? "\(items[index].id): \(error)" }
+          return
+        }
+      }
+    }
+    progress.value.finish()
+    return try state.withLock { state in
+      if let failure = state.failure { throw Failure("bench: \(failure)") }
+      return state.outcomes.compactMap { $0 }
+    }
+  }
 
   @OptionGroup(title: "Recognizer")
   var recognizer: RecognizerOptions
@@ -119,17 +165,8 @@ struct AccuracyBench: ParsableCommand {
         baselineDone.signal()
       }
 
-      let recognizer = try self.recognizer.makeRecognizer()
       let interpreter = try self.recognizer.makeInterpreter()
-      let runner = DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
-      var outcomes: [ItemOutcome] = []
-      let progress = ProgressBar(total: items.count, label: "DirectMe")
-      for (index, item) in items.enumerated() {
-        let (results, emitted) = try runner.run(item)
-        outcomes.append(ItemOutcome(item: item, results: results, emitted: emitted))
-        progress.update(index + 1)
-      }
-      progress.finish()
+      var outcomes = try decode(items)
       if let previous {
         let directions = try PreviousRunner(executable: previous, folder: cache.appendingPathComponent("previous"))
           .run(items) { warn("bench: \($0)") }
