@@ -249,10 +249,11 @@ final class Decoder {
   /// The corresponding C structure is `feat_t` (`cepbuf`, `bufpos`, `curpos`).
   func forgetPreviousFrames() {
     guard let feat = ps_get_feat(handle), let buffer = feat.pointee.cepbuf else { return }
-    // As feat_init allocates it: one block of rows.
+    // As feat_init allocates it (ckd_calloc_2d): the rows in one block.
     let rows = max(Int(LIVEBUFBLOCKSIZE), 2 * Int(feat.pointee.window_size))
     let width = Int(feat.pointee.cepsize)
-    guard let first = buffer[0] else { return }
+    // Touched only when the rows' pointers agree.
+    guard let first = buffer[0], buffer[rows - 1] == first + (rows - 1) * width else { return }
     first.update(repeating: 0, count: rows * width)
     feat.pointee.bufpos = 0
     feat.pointee.curpos = 0
