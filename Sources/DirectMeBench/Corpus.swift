@@ -395,8 +395,16 @@ public struct CorpusBuilder {
     "uh", "um", "ah", "oh", "hmm", "huh", "uh huh", "uh oh", "mm hmm", "ha ha", "oops", "whoa",
   ]
 
+  /// Commands after a hesitation, as people say them while deciding ("uh, left"): the
+  /// hesitation must move nothing and the command must come through.
+  public static let hesitantPhrases: [(String, [Direction])] = [
+    ("uh, left", [.left]), ("um, go up", [.up]), ("uh. right.", [.right]), ("hmm, down", [.down]),
+    ("er, move left", [.left]), ("uh, up", [.up]), ("um, right", [.right]), ("ah, go down", [.down]),
+  ]
+
   public static let syntheticCommands = "synthetic speech, commands"
   public static let syntheticHesitations = "synthetic speech, hesitations (uh, um, ah, ...)"
+  public static let syntheticHesitant = "synthetic speech, commands after a hesitation (uh, left)"
   public static let syntheticOther = "synthetic speech, not commands"
   public static let syntheticCarriers = "synthetic speech, one carrier word"
   public static let syntheticFluent = "synthetic speech, commands without pauses"
@@ -442,6 +450,7 @@ public struct CorpusBuilder {
       items += try said(Self.fluentPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticFluent)
       items += try said(others, by: voice, voiceIndex, every: 3, as: Self.syntheticOther)
       items += try said(Self.hesitations.map { ($0, []) }, by: voice, voiceIndex, every: 2, as: Self.syntheticHesitations)
+      items += try said(Self.hesitantPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticHesitant)
     }
     // Voices not heard in adaptation: a third of the command phrases (carried or not) and a
     // quarter of the other phrases each.
