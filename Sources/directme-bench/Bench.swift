@@ -86,11 +86,10 @@ struct AccuracyBench: ParsableCommand {
   /// DirectMe's outcome of every item, in the items' order: `jobs` recognizers take every
   /// `jobs`-th item each (an item's outcome does not depend on the items before it: the
   /// recognizer is reset for each).
-  private func decode(_ items: [BenchItem]) throws -> [ItemOutcome] {
+  private func decode(_ items: [BenchItem], interpreter: Interpreter) throws -> [ItemOutcome] {
     let parts = max(1, min(jobs, items.count))
     let runners = try (0..<parts).map { _ in
       let recognizer = try self.recognizer.makeRecognizer()
-      let interpreter = try self.recognizer.makeInterpreter()
       return DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
     }
     let progress = UncheckedBox(ProgressBar(total: items.count, label: "DirectMe"))
@@ -166,7 +165,7 @@ struct AccuracyBench: ParsableCommand {
       }
 
       let interpreter = try self.recognizer.makeInterpreter()
-      var outcomes = try decode(items)
+      var outcomes = try decode(items, interpreter: interpreter)
       if let previous {
         let directions = try PreviousRunner(executable: previous, folder: cache.appendingPathComponent("previous"))
           .run(items) { warn("bench: \($0)") }

@@ -160,7 +160,8 @@ struct LiveBench: ParsableCommand {
         for _ in 0..<decodeRuns {
           for (index, program) in programs.enumerated() { seconds[index].append(try timed(program.arguments)) }
         }
-        let medians = seconds.map(Self.median)
+        // decodeRuns >= 1 (validate), so every program has a median.
+        let medians = seconds.map { LatencyMeasurement.percentile($0, 0.5)! }
         for (index, program) in programs.enumerated() {
           let spread = String(format: "%.2f-%.2f", seconds[index].min()!, seconds[index].max()!)
           let versus = index == 0 ? String(format: "%.2fx the time", medians[0] / medians[1]) : index == 1 ? "1.00x" : "-"
@@ -216,11 +217,6 @@ struct LiveBench: ParsableCommand {
     }
     try Tools.write(samples, to: path)
     return (path, Double(samples.count) / 16_000)
-  }
-
-  static func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
   }
 
   /// Wall-clock seconds `arguments` take to run.
