@@ -188,6 +188,12 @@ struct directme_senone_scorer {
   int batch_count;
   int total_featlen;
   long frames_from_batches; /* frames whose codeword scores a batch gave */
+  /* The best senone's log-likelihood (before pocketsphinx's normalizations, in its scaled
+   * log units >> SENSCR_SHIFT) of each new frame scored with every senone, in order: how well
+   * the model fits the audio, whatever the grammar. */
+  float *fits;
+  long fit_count, fit_capacity;
+  int32_t frame_norm; /* this frame's codeword normalization, summed over the streams */
 };
 
 /* The codeword scores of one frame: every codebook, stream and codeword. */
@@ -306,6 +312,7 @@ static void release(directme_senone_scorer *s) {
   free(s->rows);
   free(s->row_scores);
   free(s->ascores);
+  free(s->fits);
   free(s);
 }
 
@@ -413,6 +420,15 @@ void directme_senone_scorer_detach(directme_senone_scorer *s) {
 int directme_senone_scorer_in_place(directme_senone_scorer const *s) { return s != NULL && s->in_place; }
 
 long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *s) { return s ? s->frames_from_batches : 0; }
+
+float const *directme_senone_scorer_fits(directme_senone_scorer const *s, long *count) {
+  *count = s ? s->fit_count : 0;
+  return s ? s->fits : NULL;
+}
+
+void directme_senone_scorer_forget_fits(directme_senone_scorer *s) {
+  if (s) s->fit_count = 0;
+}
 
 /* pocketsphinx's insertion_sort_topn: topn[i] takes score d and moves up past worse ones. */
 static void insertion_sort_topn(topn_t *topn, int i, int32_t d) {
@@ -724,7 +740,7 @@ static inline int score_senone(directme_senone_scorer const *s, int sen) {
 
 static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_active, int32_t n_senone_active,
                                mfcc_t **feat, int32_t frame, int32_t compallsen);
-static void score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
+static int32_t score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
                           int32_t n_senone_active, int32_t compallsen);
 
 /* pocketsphinx's ptm_mgau_frame_eval, the same numbers: the top-N codewords of every
@@ -737,7 +753,8 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
   int slot = frame % s->n_hist;
   s->topn = s->ring + (size_t)slot * s->slot_size;
   s->cb_active = s->cb_active_ring + (size_t)slot * s->n_mgau;
-  if (frame >= ptm->frame_idx) {
+  int fresh = frame >= ptm->frame_idx;
+  if (fresh) {
     memcpy(s->topn, s->ring + (size_t)((slot + s->n_hist - 1) % s->n_hist) * s->slot_size, s->slot_size * sizeof(topn_t));
     evaluate_codebooks(s, senone_active, n_senone_active, feat, frame, compallsen);
   } else {
@@ -752,7 +769,19 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
       s->cb_active[cb] = 1;
     }
   }
-  score_senones(s, senone_scores, senone_active, n_senone_active, compallsen);
+  int32_t best = score_senones(s, senone_scores, senone_active, n_senone_active, compallsen);
+  if (fresh && compallsen) {
+    if (frame == 0) s->fit_count = 0; /* an utterance's frames only */
+    if (s->fit_count == s->fit_capacity) {
+      long capacity = s->fit_capacity ? 2 * s->fit_capacity : 1024;
+      float *grown = realloc(s->fits, (size_t)capacity * sizeof *grown);
+      if (grown) {
+        s->fits = grown;
+        s->fit_capacity = capacity;
+      }
+    }
+    if (s->fit_count < s->fit_capacity) s->fits[s->fit_count++] = (float)s->frame_norm - (float)best;
+  }
   return 0;
 }
 
@@ -778,6 +807,7 @@ static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_
       eval_codebook(s, cb, f, feat[f], full && s->cb_active[cb],
                     known ? known + (size_t)(cb * s->n_feat + f) * s->n_density : NULL);
   /* pocketsphinx's ptm_mgau_codebook_norm, over the active codebooks */
+  s->frame_norm = 0;
   for (int f = 0; f < s->n_feat; ++f) {
     int32_t norm = WORST_SCORE;
     for (int cb = 0; cb < s->n_mgau; ++cb) {
@@ -785,6 +815,7 @@ static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_
       int32_t top = s->topn[((size_t)cb * s->n_feat + f) * s->max_topn].score >> SENSCR_SHIFT;
       if (norm < top) norm = top;
     }
+    s->frame_norm += norm;
     for (int cb = 0; cb < s->n_mgau; ++cb) {
       if (!s->cb_active[cb]) continue;
       topn_t *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
@@ -801,7 +832,7 @@ static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_
 
 /* pocketsphinx's ptm_mgau_senone_eval: the active senones' scores (or every senone's) from
  * the frame's top-N codewords, less the best. */
-static void score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
+static int32_t score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
                           int32_t n_senone_active, int32_t compallsen) {
   ptm_mirror const *ptm = s->ptm;
   memset(senone_scores, 0, (size_t)s->n_sen * sizeof *senone_scores);
@@ -847,6 +878,7 @@ static void score_senones(directme_senone_scorer *s, int16_t *senone_scores, uin
     }
   }
   for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)(senone_scores[sen] - bestscore);
+  return bestscore;
 }
 
 static int score_every_senone(directme_senone_scorer *s) {

@@ -347,6 +347,17 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   public var neighbours: Int
   /// How much nearer (root mean square, in units of `scale`) the routed voices must be.
   public var margin: Double
+  /// An utterance leaning the routed voices' way by more than this but not by `margin` is
+  /// routed when the routed voices' model fits its audio better than people's model by
+  /// `fitMargin` (the best senone's log-likelihood per 10-ms frame, in pocketsphinx's scaled
+  /// units; `loudFit`). Nil: by `margin` alone. The statistic mixes voices up near the
+  /// margin (espeak-ng's breathy variants, unheard in adaptation, lean 0-0.15 their way, as
+  /// do 30% of people's words), the models' fit much less: of the utterances leaning 0-0.15,
+  /// none of 230 by tuning speakers, 72 sequences of theirs, 116 of their words 300 cents
+  /// higher or lower and 147 of the dev set fit the synthetic model better by more than 2.9;
+  /// 22 of 28 by synthetic voices did by more than 8.
+  public var fitLean: Double?
+  public var fitMargin: Double?
   public var notes: [String: String]
   /// In a routing file whose references lie beside it (`write(toFolder:)`): that file's name
   /// and its rows of people's and of the voices' references (`nil` once loaded, and in a file
@@ -410,6 +421,34 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
       return nearest(statistic, among: people) - nearest(statistic, among: voices)
     }
     return nearest(statistic, among: people) - nearest(statistic, among: voices)
+  }
+
+  /// A model's fit to an utterance: the mean of its frames' fits (`fits`, one per 10-ms
+  /// frame) over the frames within `range` dB of the loudest (`energies`, the frames'
+  /// levels): the voice and the room, not the faintest frames (digital silence filled with
+  /// noise of 2 LSB, which fits the synthetic voices' model better: 1 of 72 people's
+  /// sequences joined with such pauses fit it better by 8 counting every frame, none by 2
+  /// without them). Nil without such frames.
+  public static func loudFit(_ fits: [Float], energies: [Double], range: Double = fitLoudRange) -> Double? {
+    let count = min(fits.count, energies.count)
+    guard count > 0, let loudest = energies[..<count].max() else { return nil }
+    var sum = 0.0
+    var loud = 0
+    for index in 0..<count where energies[index] >= loudest - range {
+      sum += Double(fits[index])
+      loud += 1
+    }
+    return loud > 0 ? sum / Double(loud) : nil
+  }
+
+  /// See `loudFit`.
+  public static let fitLoudRange = 60.0
+
+  /// Whether an utterance leaning `lean` the routed voices' way goes to their model only if
+  /// that model fits it better (see `fitLean`).
+  public func asksFit(lean: Double) -> Bool {
+    guard let fitLean, fitMargin != nil else { return false }
+    return lean > fitLean && lean <= margin
   }
 
   /// Whether an utterance goes to the routed voices' model (not when too short to tell).

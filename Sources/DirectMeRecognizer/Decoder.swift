@@ -88,6 +88,21 @@ final class Decoder {
   /// `directme_senone_scorer_frames_from_batches`).
   var framesScoredTogether: Int { Int(directme_senone_scorer_frames_from_batches(scorer)) }
 
+  /// How well the model fits each 10-ms frame of `samples` (an utterance), whatever the
+  /// grammar: the best senone's log-likelihood (pocketsphinx's scaled log units, before its
+  /// normalizations), every senone scored; comparable between models of one front end. And
+  /// the senone scores, for reading them with a search later. Empty without DirectMe's
+  /// scorer. The corresponding C function is `directme_senone_scorer_fits`.
+  func fits(_ samples: [Int16]) throws -> (fits: [Float], scores: SenoneScores?) {
+    guard let scorer else { return ([], nil) }
+    directme_senone_scorer_forget_fits(scorer)
+    let (_, scores) = try decodeWholeKeepingScores(samples)
+    var count = 0
+    guard let fits = directme_senone_scorer_fits(scorer, &count) else { return ([], scores) }
+    defer { directme_senone_scorer_forget_fits(scorer) }
+    return (Array(UnsafeBufferPointer(start: fits, count: count)), scores)
+  }
+
   /// Blocks of list nodes DirectMe's pool (`CSphinxLists`) has handed to pocketsphinx so
   /// far: 0 when sphinxbase's own list functions are in use (the program was linked
   /// without exporting the pool's).

@@ -27,6 +27,21 @@ extension PocketSphinxRecognizer {
     var routed: String?
     let voiceRouting = voice.map { $0.matches ? routing : otherVoicesRouting } ?? routing
     var routes = voiceRouting?.routes(routingStatistic) ?? false
+    // Near the margin, the models' fit decides (see `VoiceRouting.fitLean`); the fit is the
+    // same whatever the search, so the one with the fewest words runs meanwhile. The scores
+    // of the model chosen serve its final pass when it hears the same audio.
+    var scored: [ObjectIdentifier: Prescored] = [:]
+    if let routing = voiceRouting, !routes, let statistic = routingStatistic, routing.asksFit(lean: routing.lean(statistic)),
+      let fitMargin = routing.fitMargin
+    {
+      let cheapest = finalSearches.contains(Search.direction) ? Search.direction : nil
+      let theirDecoder = try laterDecoder(routing.model)
+      let own = try Self.fit(of: final, to: heard, searching: cheapest)
+      let theirs = try Self.fit(of: theirDecoder, to: heard, searching: cheapest)
+      if let ownFit = own.fit, let theirFit = theirs.fit, theirFit - ownFit > fitMargin { routes = true }
+      scored[ObjectIdentifier(final)] = own.scored
+      scored[ObjectIdentifier(theirDecoder)] = theirs.scored
+    }
     var narrowband = false
     // Through a narrowband link (nothing above 4 kHz): routed when the references through
     // 8 kHz or all the references would route it (festival's 8 kHz voices lie nearer the
@@ -54,10 +69,28 @@ extension PocketSphinxRecognizer {
     // in its owner's voice, nor the routed voices' model's).
     var result = try finalPass(
       on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
-      fillingDigitalSilence: routed == nil)
+      fillingDigitalSilence: routed == nil, scored: scored[ObjectIdentifier(final)])
     result.voice = voice
     result.voiceModel = routed
     return result
+  }
+
+  /// How well `decoder`'s model fits `heard` (`VoiceRouting.loudFit`), measured on the audio
+  /// with its digital silence filled: a pause of exact zeros between clips joined fits the
+  /// synthetic voices' model, adapted on clips padded with them, far better. `searching`: the
+  /// search to run meanwhile (nil: the one selected). Also the audio scored and its scores.
+  static func fit(of decoder: Decoder, to heard: [Int16], searching search: String? = nil) throws -> (fit: Double?, scored: Prescored?) {
+    if let search { try decoder.select(search: search) }
+    let filled = Signal.filledDigitalSilence(heard)
+    let (fits, scores) = try decoder.fits(filled)
+    let fit = VoiceRouting.loudFit(fits, energies: Signal.frameEnergies(filled, floor: 1e-2, wholeFrames: true))
+    return (fit, scores.map { Prescored(audio: filled, scores: $0) })
+  }
+
+  /// An utterance's audio and its senone scores by one decoder, every senone scored.
+  struct Prescored {
+    var audio: [Int16]
+    var scores: Decoder.SenoneScores
   }
 
   /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum);
@@ -65,7 +98,8 @@ extension PocketSphinxRecognizer {
   /// `fillingDigitalSilence`: whether runs of exact zeros are heard as the faintest noise (not
   /// by the routed voices' model, adapted on synthetic clips padded with digital silence).
   private func finalPass(
-    on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?, fillingDigitalSilence: Bool
+    on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?, fillingDigitalSilence: Bool,
+    scored: Prescored? = nil
   ) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it); pauses and voicing are measured on `heard`, not cleaned.
@@ -73,6 +107,7 @@ extension PocketSphinxRecognizer {
     // noise, not as zeros.
     let cleaned = configuration.denoiser?.cleaned(heard) ?? heard
     var scores = ScoreCache(audio: fillingDigitalSilence ? Signal.filledDigitalSilence(cleaned) : cleaned)
+    if let scored, scored.audio == scores.audio { scores.know(scored.scores, of: 0..<scored.audio.count) }
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try scores.decode(
       0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
@@ -125,6 +160,9 @@ extension PocketSphinxRecognizer {
     }
 
     init(audio: [Int16]) { self.audio = audio }
+
+    /// Takes `known` as the scores of `audio[range]`, scored already.
+    mutating func know(_ known: Decoder.SenoneScores, of range: Range<Int>) { scores[range] = known }
 
     /// The frames (10 ms, 160 samples) of `whole` that cover `range`.
     static func frames(of range: Range<Int>, in whole: Range<Int>) -> Range<Int> {

@@ -286,6 +286,18 @@ struct VoiceRoutingFile: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "An utterance nearer the routed voices by more than this (and not by --margin) is routed when the routed voices' model fits it better by --fit-margin (see VoiceRouting.fitLean).",
+      valueName: "distance"))
+  var fitLean: Double = 0
+
+  @Option(
+    help: ArgumentHelp(
+      "How much better the routed voices' model must fit such an utterance: the best senone's log-likelihood per frame over its loud frames (VoiceRouting.loudFit; none of 565 people's utterances near the margin fit the synthetic model better by more than 2.9, 22 of 28 synthetic ones by more than 8).",
+      valueName: "score"))
+  var fitMargin: Double = 6
+
+  @Option(
+    help: ArgumentHelp(
       "Also every N-th recording of people and of the routed voices as a narrowband (8 kHz) microphone gives it (0: none).",
       valueName: "N"))
   var narrowbandEvery: Int = 6
@@ -358,6 +370,8 @@ struct VoiceRoutingFile: ParsableCommand {
           "narrowband": narrowbandEvery > 0 ? "every \(narrowbandEvery)th recording of each also through 8 kHz" : "none",
           "room tone": roomToneEvery > 0 ? "every \(roomToneEvery)th recording of the voices also over white noise at -75 to -55 dBFS" : "none",
         ])
+      routing.fitLean = fitLean
+      routing.fitMargin = fitMargin
       if narrowbandModel != nil {
         routing.narrowbandPeople = ReferenceTable(VoiceRouting.threeDecimals(narrowbandPeople))
         routing.narrowbandVoices = ReferenceTable(VoiceRouting.threeDecimals(narrowbandVoices))

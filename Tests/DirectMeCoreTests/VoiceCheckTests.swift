@@ -137,6 +137,31 @@ struct VoiceRoutingTests {
     #expect(abs(routing.nearest([0, 0], among: routing.people) - (0 + (0.5).squareRoot()) / 2) < 1e-9)
   }
 
+  @Test("near the margin the models' fit is asked, only when the routing sets it; the fit counts the loud frames only")
+  func fitBand() throws {
+    #expect(!routing.asksFit(lean: 0.3), "no fit margin: by the statistic alone")
+    var fitting = routing
+    fitting.fitLean = 0
+    fitting.fitMargin = 6
+    #expect(fitting.asksFit(lean: 0.3))
+    #expect(fitting.asksFit(lean: 0.5), "at the margin, not routed by the statistic")
+    #expect(!fitting.asksFit(lean: 0.51), "routed by the statistic already")
+    #expect(!fitting.asksFit(lean: 0), "leaning people's way")
+    #expect(!fitting.asksFit(lean: -0.2))
+    // Frames of 80, 70 and 10 dB: the last is 70 dB under the loudest and left out at 60 dB.
+    let fits: [Float] = [-1000, -1100, -4000]
+    #expect(VoiceRouting.loudFit(fits, energies: [80, 70, 10], range: 60) == -1050)
+    #expect(abs(try #require(VoiceRouting.loudFit(fits, energies: [80, 70, 10], range: 100)) + 2033.333) < 0.01)
+    // Fits and levels of different lengths: the frames both have.
+    #expect(VoiceRouting.loudFit(fits, energies: [80, 70], range: 60) == -1050)
+    #expect(VoiceRouting.loudFit([], energies: [80]) == nil)
+    // Survives the routing file.
+    let decoded = try JSONDecoder().decode(VoiceRouting.self, from: try fitting.json())
+    #expect(decoded.fitLean == 0 && decoded.fitMargin == 6)
+    let older = try JSONDecoder().decode(VoiceRouting.self, from: try routing.json())
+    #expect(older.fitMargin == nil && !older.asksFit(lean: 0.3))
+  }
+
   @Test("the routed model's folder is relative to the model's; the file round-trips at three decimals, rounded")
   func files() throws {
     #expect(routing.modelPath(in: "/models/m") == "/models/m/synthetic-voices")

@@ -33,4 +33,13 @@ int directme_senone_scorer_in_place(directme_senone_scorer const *scorer);
 /// the scorer was attached.
 long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *scorer);
 
+/// The fit of the model to each frame scored with every senone since the fits were last
+/// forgotten, in order: the best senone's log-likelihood (in pocketsphinx's scaled log units,
+/// before its normalizations). Puts their number in `count`; the numbers stay valid until
+/// the next frame is scored.
+float const *directme_senone_scorer_fits(directme_senone_scorer const *scorer, long *count);
+
+/// Forgets the fits kept so far.
+void directme_senone_scorer_forget_fits(directme_senone_scorer *scorer);
+
 #endif
