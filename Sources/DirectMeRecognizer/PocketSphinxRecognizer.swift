@@ -38,6 +38,8 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// Final-pass decoders of other models (the routed voices', the second opinion's), by
   /// model folder, once loaded.
   private var laterDecoders: [String: Decoder] = [:]
+  /// Later decoders loading on a thread of their own, by model folder.
+  private var preloading: [String: Preloading] = [:]
   /// Measures each utterance's voice, for the voice check and the routing.
   let voiceFeatures: VoiceFeatures?
 
@@ -168,6 +170,18 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// spent for nothing).
   func laterDecoder(_ model: String) throws -> Decoder {
     if let decoder = laterDecoders[model] { return decoder }
+    let decoder: Decoder
+    if let loading = preloading.removeValue(forKey: model) {
+      loading.done.wait()
+      decoder = try loading.result!.get()
+    } else {
+      decoder = try Self.loadLaterDecoder(model, configuration: configuration)
+    }
+    laterDecoders[model] = decoder
+    return decoder
+  }
+
+  private static func loadLaterDecoder(_ model: String, configuration: RecognizerConfiguration) throws -> Decoder {
     var loading = configuration
     loading.acousticModel = model
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
@@ -179,8 +193,31 @@ public final class PocketSphinxRecognizer: Recognizer {
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
       rules: Search.finalRules, deferred: Search.deferredFinalRules)
-    laterDecoders[model] = decoder
     return decoder
+  }
+
+  /// A later decoder loading on a thread of its own (`preloadRoutedModel`).
+  private final class Preloading: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    /// Set before `done` is signalled.
+    var result: Result<Decoder, any Error>?
+  }
+
+  /// Starts loading the routed voices' model (`routing.json`) on a thread of its own, if
+  /// the model has one and it is not loaded: the first utterance near the routing's margin
+  /// needs it (to weigh the two models' fit), and a third of people's words lie there, so
+  /// a live session loads it sooner or later; loaded on demand, it held that utterance's
+  /// decision back by its loading time (~80 ms). Call it from the thread that decodes, as
+  /// every other method; an error surfaces when the model is first needed.
+  public func preloadRoutedModel() {
+    guard final != nil, let model = routing?.model, laterDecoders[model] == nil, preloading[model] == nil else { return }
+    let loading = Preloading()
+    preloading[model] = loading
+    let configuration = self.configuration
+    Thread {
+      loading.result = Result { try Self.loadLaterDecoder(model, configuration: configuration) }
+      loading.done.signal()
+    }.start()
   }
 
   public func resetAdaptation() {

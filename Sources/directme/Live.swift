@@ -58,6 +58,8 @@ struct Live: ParsableCommand {
       let stage = try display.makeDisplay()
       print("listening: \(device ?? "the default source")")
       fflush(nil)
+      // Before the pipeline's threads start (the recognizer is theirs from then on).
+      recognizer.preloadRoutedModel()
       let outcome = try runStage(display: stage, settings: settings, producer: pipeline.producer)
       if outcome.failed { throw ExitCode(1) }
     }

@@ -104,6 +104,27 @@ struct RoutingFitTests {
     #expect(routed >= near.count - 1, "\(routed) of \(near.count) routed: \(near.joined(separator: "; "))")
     #expect(right >= near.count - 1, "\(right) of \(near.count) right: \(near.joined(separator: "; "))")
   }
+
+  @Test("a routed model loaded ahead on a thread of its own decides as one loaded when first needed")
+  func preloaded() throws {
+    let onDemand = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let ahead = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    ahead.preloadRoutedModel()
+    ahead.preloadRoutedModel()  // once is enough; a second call changes nothing
+    let folder = try TestSupport.temporaryFolder("preloaded")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var routed = 0
+    for (index, voice) in (breathyVoices + [voices[0]]).enumerated() {
+      let file = folder.appendingPathComponent("\(index).wav")
+      try TestSupport.speak(index % 2 == 0 ? "go down" : "up", voice: voice, to: file)
+      let expected = try directions(in: file, recognizer: onDemand)
+      let heard = try directions(in: file, recognizer: ahead)
+      #expect(heard.directions == expected.directions, "\(voice)")
+      #expect(heard.utterances.map(\.result.voiceModel) == expected.utterances.map(\.result.voiceModel), "\(voice)")
+      routed += heard.utterances.filter { $0.result.voiceModel == "synthetic" }.count
+    }
+    #expect(routed >= 1, "the routed model decided at least one utterance")
+  }
 }
 
 /// The first `each` recordings of each word of the dev set, by name.
