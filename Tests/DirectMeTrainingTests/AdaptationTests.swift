@@ -199,6 +199,11 @@ func adaptationLeavesUnheardVariantsOut() {
   #expect(unheard.count == CorpusBuilder.heldOutVariants.count)
   #expect(adapted.count >= 70, "the sixteen variants of every round and the others once each")
   #expect(adapted.isDisjoint(with: unheard), "heard in adaptation: \(adapted.intersection(unheard).sorted())")
+  // The same variants in other accents, rates and pitches: unheard too, and none of them a voice of the first set.
+  let elsewhere = CorpusBuilder.unheardVoicesElsewhere()
+  #expect(Set(elsewhere.compactMap(variant)) == unheard)
+  #expect(Set(elsewhere).isDisjoint(with: Set(CorpusBuilder.unheardVoices())))
+  #expect(zip(elsewhere, CorpusBuilder.unheardVoices()).allSatisfy { $0.name != $1.name && $0.rate != $1.rate })
 }
 
 @Test("a shifted voice plays faster and higher or slower and lower, by a factor of the ranges drawn from")
