@@ -469,16 +469,16 @@ public struct CorpusBuilder {
       items += try said(Self.hesitantPhrases, by: voice, voiceIndex, every: 2, as: Self.syntheticHesitant)
     }
     // Voices not heard in adaptation: a third of the command phrases (carried or not) and a
-    // quarter of the other phrases each.
-    for (voiceIndex, voice) in Self.unheardVoices().enumerated() where Tools.which(voice.engine) != nil {
-      progress("synthesizing \(voice.label)")
-      items += try said(Self.commandPhrases + Self.carrierPhrases, by: voice, voiceIndex, every: 3, as: Self.unheardCommands)
-      items += try said(others, by: voice, voiceIndex, every: 4, as: Self.unheardOther)
-    }
-    for (voiceIndex, voice) in Self.unheardVoicesElsewhere().enumerated() where Tools.which(voice.engine) != nil {
-      progress("synthesizing \(voice.label)")
-      items += try said(Self.commandPhrases + Self.carrierPhrases, by: voice, voiceIndex + 1, every: 3, as: Self.unheardElsewhereCommands)
-      items += try said(others, by: voice, voiceIndex + 1, every: 4, as: Self.unheardElsewhereOther)
+    // quarter of the other phrases each; in other accents, each voice's share one turn on.
+    for (voices, turn, commands, other) in [
+      (Self.unheardVoices(), 0, Self.unheardCommands, Self.unheardOther),
+      (Self.unheardVoicesElsewhere(), 1, Self.unheardElsewhereCommands, Self.unheardElsewhereOther),
+    ] {
+      for (voiceIndex, voice) in voices.enumerated() where Tools.which(voice.engine) != nil {
+        progress("synthesizing \(voice.label)")
+        items += try said(Self.commandPhrases + Self.carrierPhrases, by: voice, voiceIndex + turn, every: 3, as: commands)
+        items += try said(others, by: voice, voiceIndex + turn, every: 4, as: other)
+      }
     }
     return items
   }

@@ -454,8 +454,12 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   /// Whether an utterance goes to the routed voices' model (not when too short to tell).
   public func routes(_ statistic: [Double]?, narrowband: Bool = false) -> Bool {
     guard let statistic else { return false }
-    let margin = narrowband && hasNarrowbandReferences ? narrowbandMargin ?? self.margin : self.margin
-    return lean(statistic, narrowband: narrowband) > margin
+    return routes(lean: lean(statistic, narrowband: narrowband), narrowband: narrowband)
+  }
+
+  /// The same for an utterance whose `lean` is measured already.
+  public func routes(lean: Double, narrowband: Bool = false) -> Bool {
+    lean > (narrowband && hasNarrowbandReferences ? narrowbandMargin ?? margin : margin)
   }
 
   /// Whether the routing measures narrowband utterances on their own (`narrowbandPeople`).

@@ -26,14 +26,14 @@ extension PocketSphinxRecognizer {
     var final = voice.map { $0.matches ? personal : voiceCheck!.otherVoices } ?? personal
     var routed: String?
     let voiceRouting = voice.map { $0.matches ? routing : otherVoicesRouting } ?? routing
-    var routes = voiceRouting?.routes(routingStatistic) ?? false
+    // The lean is measured once (against thousands of references) for both rules below.
+    let lean = routingStatistic.flatMap { voiceRouting?.lean($0) }
+    var routes = lean.map { voiceRouting!.routes(lean: $0) } ?? false
     // Near the margin, the models' fit decides (see `VoiceRouting.fitLean`); the fit is the
     // same whatever the search, so the one with the fewest words runs meanwhile. The scores
     // of the model chosen serve its final pass when it hears the same audio.
     var scored: [ObjectIdentifier: Prescored] = [:]
-    if let routing = voiceRouting, !routes, let statistic = routingStatistic, routing.asksFit(lean: routing.lean(statistic)),
-      let fitMargin = routing.fitMargin
-    {
+    if let routing = voiceRouting, !routes, let lean, routing.asksFit(lean: lean), let fitMargin = routing.fitMargin {
       let cheapest = finalSearches.contains(Search.direction) ? Search.direction : nil
       let theirDecoder = try laterDecoder(routing.model)
       let own = try Self.fit(of: final, to: heard, searching: cheapest)

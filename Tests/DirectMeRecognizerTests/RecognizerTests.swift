@@ -21,6 +21,15 @@ func shippedConfiguration() -> RecognizerConfiguration {
   RecognizerConfiguration(acousticModel: shippedModel, grammar: grammar)
 }
 
+/// A final pass's decoder, of the shipped model or `model`, with the test grammar's three searches.
+func finalDecoder(model: String = shippedModel) throws -> Decoder {
+  var configuration = shippedConfiguration()
+  configuration.acousticModel = model
+  let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading \(model)")
+  try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
+  return decoder
+}
+
 /// Runs `file` through the same streaming pipeline as the microphone, deciding with the
 /// shipped detector.
 func directions(in file: URL, recognizer: PocketSphinxRecognizer) throws -> StreamResult {

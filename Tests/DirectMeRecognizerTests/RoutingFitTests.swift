@@ -18,15 +18,6 @@ let breathyVoices: [TestSupport.Voice] = [
   .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
   .enabled(if: breathyVoices.allSatisfy(\.isAvailable), "needs espeak-ng and sox (scripts/setup.sh)"))
 struct RoutingFitTests {
-  /// A final-pass decoder of `model` with the grammar's searches, as the recognizer makes one.
-  func decoder(_ model: String) throws -> Decoder {
-    var configuration = shippedConfiguration()
-    configuration.acousticModel = model
-    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading \(model)")
-    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
-    return decoder
-  }
-
   func spoken(_ text: String, by voice: TestSupport.Voice, in folder: URL) throws -> [Int16] {
     let file = folder.appendingPathComponent("\(voice.name)-\(text).wav")
     try TestSupport.speak(text, voice: voice, to: file)
@@ -37,8 +28,8 @@ struct RoutingFitTests {
   func syntheticFit() throws {
     let routing = try #require(try VoiceRouting.load(modelFolder: shippedModel)?.withModelPaths(in: shippedModel))
     let margin = try #require(routing.fitMargin, "the shipped routing.json sets fitMargin")
-    let people = try decoder(shippedModel)
-    let synthetic = try decoder(routing.modelPath(in: shippedModel))
+    let people = try finalDecoder()
+    let synthetic = try finalDecoder(model: routing.modelPath(in: shippedModel))
     let folder = try TestSupport.temporaryFolder("fit")
     defer { try? FileManager.default.removeItem(at: folder) }
     var fits: [String] = []
@@ -61,8 +52,8 @@ struct RoutingFitTests {
   func peopleFit() throws {
     let routing = try #require(try VoiceRouting.load(modelFolder: shippedModel)?.withModelPaths(in: shippedModel))
     let margin = try #require(routing.fitMargin)
-    let people = try decoder(shippedModel)
-    let synthetic = try decoder(routing.modelPath(in: shippedModel))
+    let people = try finalDecoder()
+    let synthetic = try finalDecoder(model: routing.modelPath(in: shippedModel))
     let files = try devSetFiles(words: ["up", "down", "left", "right", "go", "off"], each: 4)
     try #require(files.count == 24)
     var over: [String] = []

@@ -11,14 +11,6 @@ import Testing
   .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
   .enabled(if: canSpeak, "needs flite and sox (scripts/setup.sh)"))
 struct SenoneScoresTests {
-  /// The final pass's decoder with the shipped model and the test grammar's three searches.
-  func finalDecoder() throws -> Decoder {
-    let configuration = shippedConfiguration()
-    let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading the model")
-    try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
-    return decoder
-  }
-
   /// Each text spoken by the test voices in turn, as samples.
   func spoken(_ texts: [String], tag: String) throws -> [[Int16]] {
     let folder = try TestSupport.temporaryFolder(tag)
