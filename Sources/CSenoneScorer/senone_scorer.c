@@ -130,6 +130,9 @@ enum {
   BATCH = 8,
   /* fast_logmath_add's table, padded: a difference past the table adds nothing. */
   ADD_TABLE_SIZE = 4096,
+  /* The entries a table of 8-bit log-additions holds before they round to 0: 29 for the
+   * models' base (1.0001) at SENSCR_SHIFT; read with byte shuffles when the rest are 0. */
+  SHORT_TABLE = 32,
 };
 #define WORST_DIST ((int32_t)0x80000000)
 #define WORST_SCORE ((int32_t)0xE0000000)
@@ -174,6 +177,7 @@ struct directme_senone_scorer {
   mfcc_t *dist;
   uint8_t add_table[ADD_TABLE_SIZE + 4]; /* + 4: a 32-bit read at any index stays inside */
   int avx2;                              /* the processor has AVX2: eight senones at a time */
+  int short_table;                       /* every entry of add_table from SHORT_TABLE - 1 on is 0 */
   /* Senones by codebook: cb_senones[cb_start[cb] ..< cb_start[cb + 1]]. */
   int *cb_start;
   int *cb_senones;
@@ -390,6 +394,9 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   logadd_mirror const *t = (logadd_mirror const *)ptm->lmath_8b;
   size_t known = t->table_size < ADD_TABLE_SIZE ? t->table_size : ADD_TABLE_SIZE;
   memcpy(s->add_table, t->table, known);
+  s->short_table = 1;
+  for (size_t k = SHORT_TABLE - 1; k < ADD_TABLE_SIZE; ++k)
+    if (s->add_table[k] != 0) s->short_table = 0;
 #if defined(__x86_64__)
   __builtin_cpu_init();
   s->avx2 = __builtin_cpu_supports("avx2");
@@ -420,6 +427,8 @@ void directme_senone_scorer_detach(directme_senone_scorer *s) {
 int directme_senone_scorer_in_place(directme_senone_scorer const *s) { return s != NULL && s->in_place; }
 
 long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *s) { return s ? s->frames_from_batches : 0; }
+
+int directme_senone_scorer_short_table(directme_senone_scorer const *s) { return s != NULL && s->avx2 && s->short_table; }
 
 float const *directme_senone_scorer_fits(directme_senone_scorer const *s, long *count) {
   *count = s ? s->fit_count : 0;
@@ -675,10 +684,24 @@ static inline int fast_add(uint8_t const *table, int x, int y) {
 /* One stream's density of `count` senones listed in `senones`, added to `ascores`: the four
  * mixture-weight rows plus their codewords' scores, log-added as `fast_add` does, eight
  * senones at a time where the list runs contiguously. */
+/* table[d] for eight differences already clamped to [0, SHORT_TABLE - 1], from the table's
+ * first 16 entries (`low`) and next 16 (`high`), each in both 128-bit halves: a byte shuffle
+ * reads each lane's low byte (its other three bytes have their top bit set, so read as 0),
+ * and bit 4 of the difference chooses between the two. The same values a gather reads. */
+__attribute__((target("avx2"))) static inline __m256i short_lookup(__m256i low, __m256i high, __m256i d) {
+  __m256i index = _mm256_or_si256(d, _mm256_set1_epi32((int)0x80808000u));
+  __m256 from_low = _mm256_castsi256_ps(_mm256_shuffle_epi8(low, index));
+  __m256 from_high = _mm256_castsi256_ps(_mm256_shuffle_epi8(high, index));
+  return _mm256_castps_si256(_mm256_blendv_ps(from_low, from_high, _mm256_castsi256_ps(_mm256_slli_epi32(d, 27))));
+}
+
 __attribute__((target("avx2"))) static void add_stream_avx2(uint8_t const *const rows[4], int const scores[4],
                                                               int const *senones, int count, int32_t *ascores,
-                                                              uint8_t const *table) {
-  __m256i const limit = _mm256_set1_epi32(ADD_TABLE_SIZE - 1);
+                                                              uint8_t const *table, int short_table) {
+  /* A difference past the table adds nothing: clamped to its last entry (0). */
+  __m256i const limit = _mm256_set1_epi32(short_table ? SHORT_TABLE - 1 : ADD_TABLE_SIZE - 1);
+  __m256i const lookup_low = _mm256_broadcastsi128_si256(_mm_loadu_si128((__m128i const *)table));
+  __m256i const lookup_high = _mm256_broadcastsi128_si256(_mm_loadu_si128((__m128i const *)(table + 16)));
   __m256i const low_byte = _mm256_set1_epi32(0xff);
   __m256i sc[4];
   for (int j = 0; j < 4; ++j) sc[j] = _mm256_set1_epi32(scores[j]);
@@ -691,7 +714,8 @@ __attribute__((target("avx2"))) static void add_stream_avx2(uint8_t const *const
         __m256i v = _mm256_add_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((__m128i const *)(rows[j] + sen))), sc[j]);
         __m256i r = _mm256_min_epi32(fden, v);
         __m256i d = _mm256_min_epi32(_mm256_abs_epi32(_mm256_sub_epi32(fden, v)), limit);
-        __m256i t = _mm256_and_si256(_mm256_i32gather_epi32((int const *)table, d, 1), low_byte);
+        __m256i t = short_table ? short_lookup(lookup_low, lookup_high, d)
+                                : _mm256_and_si256(_mm256_i32gather_epi32((int const *)table, d, 1), low_byte);
         fden = _mm256_sub_epi32(r, t);
       }
       __m256i *out = (__m256i *)(ascores + sen);
@@ -897,7 +921,7 @@ static int score_every_senone(directme_senone_scorer *s) {
         uint8_t const *const rows[4] = {
           ptm->mixw[f][topn[0].cw], ptm->mixw[f][topn[1].cw], ptm->mixw[f][topn[2].cw], ptm->mixw[f][topn[3].cw]};
         int const scores[4] = {topn[0].score, topn[1].score, topn[2].score, topn[3].score};
-        add_stream_avx2(rows, scores, senones, count, s->ascores, table);
+        add_stream_avx2(rows, scores, senones, count, s->ascores, table, s->short_table);
         continue;
       }
 #endif

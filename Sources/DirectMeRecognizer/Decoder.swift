@@ -88,6 +88,10 @@ final class Decoder {
   /// `directme_senone_scorer_frames_from_batches`).
   var framesScoredTogether: Int { Int(directme_senone_scorer_frames_from_batches(scorer)) }
 
+  /// Whether DirectMe's scorer reads the model's log-addition table with byte shuffles (see
+  /// `directme_senone_scorer_short_table`).
+  var readsShortAddTable: Bool { directme_senone_scorer_short_table(scorer) != 0 }
+
   /// How well the model fits each 10-ms frame of `samples` (an utterance), whatever the
   /// grammar: the best senone's log-likelihood (pocketsphinx's scaled log units, before its
   /// normalizations), every senone scored; comparable between models of one front end. And

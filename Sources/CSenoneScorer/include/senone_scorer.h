@@ -33,6 +33,10 @@ int directme_senone_scorer_in_place(directme_senone_scorer const *scorer);
 /// the scorer was attached.
 long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *scorer);
 
+/// 1 when the model's table of log-additions is short enough (every entry from the 31st on is
+/// 0) to be read with byte shuffles when every senone is scored, 0 when it is read by gathers.
+int directme_senone_scorer_short_table(directme_senone_scorer const *scorer);
+
 /// The fit of the model to each frame scored with every senone since the fits were last
 /// forgotten, in order: the best senone's log-likelihood (in pocketsphinx's scaled log units,
 /// before its normalizations). Puts their number in `count`; the numbers stay valid until
