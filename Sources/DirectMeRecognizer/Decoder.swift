@@ -3,6 +3,7 @@ import CSenoneScorer
 import CSphinxLists
 import DirectMeCore
 import Foundation
+import Synchronization
 
 /// Owns one `ps_decoder_t` and the configuration it was made from.
 ///
@@ -427,9 +428,11 @@ final class Decoder {
     /// The frames these scores hold.
     let frameCount: Int
     /// Where the dump's frames lie, when its layout is the one scoring every senone writes.
-    fileprivate let layout: Layout?
+    let layout: Layout?
     /// Whether these scores are a part of other scores (`frames`): parts are taken of a whole.
     let isPart: Bool
+    /// Whether the dump lies in a block of `DumpBuffers` (it goes back there when freed).
+    var inPooledBlock: Bool { dump.pooledCapacity != nil }
 
     /// Each frame's scores (for comparing two scorers), nil when the layout is not known.
     var frameScores: [[Int16]]? {
@@ -442,7 +445,7 @@ final class Decoder {
     }
 
     /// A dump's header length and each frame's length in bytes.
-    fileprivate struct Layout {
+    struct Layout {
       let header: Int
       let frameBytes: Int
     }
@@ -480,10 +483,11 @@ final class Decoder {
       let lower = max(0, min(range.lowerBound, frameCount - 1))
       let upper = max(lower + 1, min(range.upperBound, frameCount))
       let count = layout.header + (upper - lower) * layout.frameBytes
-      guard let part = malloc(count)?.assumingMemoryBound(to: CChar.self) else { return nil }
+      guard let block = DumpBuffers.shared.take(count) else { return nil }
+      let part = block.bytes
       part.update(from: bytes, count: layout.header)
       (part + layout.header).update(from: bytes + layout.header + lower * layout.frameBytes, count: count - layout.header)
-      return SenoneScores(part: Dump(bytes: part, count: count), layout: layout, frameCount: upper - lower)
+      return SenoneScores(part: Dump(bytes: part, count: count, pooledCapacity: block.capacity), layout: layout, frameCount: upper - lower)
     }
 
     /// The layout pocketsphinx writes: a header (`s3`, `name value` lines, `endhdr`, a
@@ -507,8 +511,22 @@ final class Decoder {
     fileprivate final class Dump {
       let bytes: UnsafeMutablePointer<CChar>?
       let count: Int
-      init(bytes: UnsafeMutablePointer<CChar>?, count: Int) { (self.bytes, self.count) = (bytes, count) }
-      deinit { free(bytes) }
+      /// The size of the block of `DumpBuffers` the bytes lie in (nil: allocated alone).
+      let pooledCapacity: Int?
+      init(bytes: UnsafeMutablePointer<CChar>?, count: Int, pooledCapacity: Int? = nil) {
+        (self.bytes, self.count, self.pooledCapacity) = (bytes, count, pooledCapacity)
+      }
+      /// Leaves the bytes to whoever gave them (they are not freed nor pooled with the dump).
+      func disown() { disowned = true }
+      private var disowned = false
+      deinit {
+        if disowned { return }
+        if let bytes, let pooledCapacity {
+          DumpBuffers.shared.give(bytes, capacity: pooledCapacity)
+        } else {
+          free(bytes)
+        }
+      }
     }
   }
 
@@ -522,6 +540,8 @@ final class Decoder {
 
   /// Whether this decoder can hand out its senone scores (see `directme_acmod`).
   private(set) lazy var canShareScores: Bool = directme_acmod(handle) != nil
+  /// The layout of this decoder's dumps of senone scores, once one was written.
+  private var dumpLayout: SenoneScores.Layout?
 
   /// Decodes `samples` as a whole utterance, keeping its senone scores when the decoder
   /// can hand them out.
@@ -531,6 +551,12 @@ final class Decoder {
   func decodeWholeKeepingScores(_ samples: [Int16]) throws -> (Transcription?, SenoneScores?) {
     guard canShareScores, let acmod = directme_acmod(handle) else { return (try decodeWhole(samples), nil) }
     Self.fixedMmapThreshold
+    // Once a dump's layout is known, the next ones are written into a block of
+    // `DumpBuffers` large enough for every frame the audio can give.
+    if let layout = dumpLayout, let block = DumpBuffers.shared.take(layout.header + (samples.count / 160 + 8) * layout.frameBytes) {
+      if let (reading, scores) = try? decodeWholeKeepingScores(samples, into: block, layout: layout) { return (reading, scores) }
+      DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
+    }
     try startUtterance()
     var buffer: UnsafeMutablePointer<CChar>?
     var size = 0
@@ -548,7 +574,44 @@ final class Decoder {
     try endUtterance()
     _ = acmod_set_senfh(acmod, nil)
     kept = true
-    return (bestTranscription(), SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), decodedFrames: Int(ps_get_n_frames(handle))))
+    let scores = SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), decodedFrames: Int(ps_get_n_frames(handle)))
+    dumpLayout = scores.layout
+    return (bestTranscription(), scores)
+  }
+
+  /// `decodeWholeKeepingScores` writing the dump into `block` (whose bytes the scores then
+  /// own), when the dump has `layout` and fits; nil otherwise (the block is left to the caller).
+  ///
+  /// The corresponding C functions are `fopencookie` (`directme_byte_sink_open`) and
+  /// `acmod_set_senfh`: pocketsphinx closes the stream at the end of the utterance, and the
+  /// sink counts what it wrote.
+  private func decodeWholeKeepingScores(
+    _ samples: [Int16], into block: (bytes: UnsafeMutablePointer<CChar>, capacity: Int), layout: SenoneScores.Layout
+  ) throws -> (Transcription?, SenoneScores)? {
+    guard let acmod = directme_acmod(handle), let sink = directme_byte_sink_create(block.bytes, block.capacity) else { return nil }
+    defer { directme_byte_sink_free(sink) }
+    try startUtterance()
+    guard let stream = directme_byte_sink_open(sink) else { return nil }
+    guard acmod_set_senfh(acmod, stream) >= 0 else {
+      _ = acmod_set_senfh(acmod, nil)
+      return nil
+    }
+    // Closed by the end of the utterance, or here on the way out.
+    defer { _ = acmod_set_senfh(acmod, nil) }
+    try process(samples, wholeUtterance: true)
+    try endUtterance()
+    _ = acmod_set_senfh(acmod, nil)
+    let count = directme_byte_sink_count(sink)
+    guard directme_byte_sink_overflowed(sink) == 0, count > layout.header else { return nil }
+    let scores = SenoneScores(
+      dump: SenoneScores.Dump(bytes: block.bytes, count: count, pooledCapacity: block.capacity),
+      decodedFrames: Int(ps_get_n_frames(handle)))
+    guard scores.layout?.frameBytes == layout.frameBytes, scores.layout?.header == layout.header else {
+      // Not taken: the block goes back to the caller, not to the pool.
+      scores.dump.disown()
+      return nil
+    }
+    return (bestTranscription(), scores)
   }
 
   /// Decodes an utterance from its senone scores with the selected search.
@@ -592,4 +655,50 @@ func withCStrings<T>(_ strings: [String], _ body: (UnsafeMutableBufferPointer<Un
   var pointers = strings.map { strdup($0) }
   defer { pointers.forEach { free($0) } }
   return pointers.withUnsafeMutableBufferPointer { body($0) }
+}
+
+/// Blocks of memory for dumps of senone scores (about 1 MB a second of audio, several an
+/// utterance), kept for the next ones once freed, up to `limit` bytes in all: each block the
+/// system maps afresh costs a page fault per 4 kB written (a tenth of a replay's system time
+/// went to them). A block is taken for the smallest kept one that holds the bytes asked for.
+final class DumpBuffers: Sendable {
+  static let shared = DumpBuffers()
+  init() {}
+  /// The bytes kept at most.
+  static let limit = 8 << 20
+  /// Blocks are allocated in multiples of this (so that one serves many sizes).
+  static let granule = 64 << 10
+
+  private struct Block: @unchecked Sendable {
+    var bytes: UnsafeMutablePointer<CChar>
+    var capacity: Int
+  }
+  private let kept = Mutex<[Block]>([])
+
+  /// A block of at least `count` bytes (a kept one, else a new one; nil when there is no
+  /// memory for it).
+  func take(_ count: Int) -> (bytes: UnsafeMutablePointer<CChar>, capacity: Int)? {
+    let reused = kept.withLock { blocks -> Block? in
+      guard let best = blocks.indices.filter({ blocks[$0].capacity >= count }).min(by: { blocks[$0].capacity < blocks[$1].capacity })
+      else { return nil }
+      return blocks.remove(at: best)
+    }
+    if let reused { return (reused.bytes, reused.capacity) }
+    let capacity = (max(count, 1) + Self.granule - 1) / Self.granule * Self.granule
+    guard let bytes = malloc(capacity)?.assumingMemoryBound(to: CChar.self) else { return nil }
+    return (bytes, capacity)
+  }
+
+  /// Gives a block back: kept while the blocks kept stay within `limit`, else freed.
+  func give(_ bytes: UnsafeMutablePointer<CChar>, capacity: Int) {
+    let keep = kept.withLock { blocks -> Bool in
+      guard blocks.reduce(0, { $0 + $1.capacity }) + capacity <= Self.limit else { return false }
+      blocks.append(Block(bytes: bytes, capacity: capacity))
+      return true
+    }
+    if !keep { free(bytes) }
+  }
+
+  /// The bytes kept now.
+  var keptBytes: Int { kept.withLock { $0.reduce(0) { $0 + $1.capacity } } }
 }

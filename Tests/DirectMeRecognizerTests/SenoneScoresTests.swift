@@ -1,4 +1,5 @@
 import CPocketSphinx
+import CSenoneScorer
 import DirectMeCore
 import DirectMeTestSupport
 import Foundation
@@ -29,10 +30,14 @@ struct SenoneScoresTests {
     // A short clip, then one far longer than the feature buffer (the case where reading
     // scores once overran pocketsphinx's frame positions), then the short one again.
     let clips = try spoken(["down", "move the ninja left. then go up. and right. up. up. down.", "right"], tag: "senscr")
-    for samples in clips {
+    var first: Decoder.SenoneScores?
+    for (index, samples) in clips.enumerated() {
       try decoder.select(search: "commands")
       let (reading, kept) = try decoder.decodeWholeKeepingScores(samples)
       let scores = try #require(kept)
+      // The first dump tells the layout; the next ones are written into kept blocks.
+      #expect(scores.inPooledBlock == (index > 0))
+      if index == 0 { first = scores }
       for search in ["commands", "direction", "garbage"] {
         try decoder.select(search: search)
         let fromAudio = try decoder.decodeWhole(samples)
@@ -41,6 +46,11 @@ struct SenoneScoresTests {
         if search == "commands" { #expect(reading == fromAudio) }
       }
     }
+    // The same audio dumped into a kept block gives the same scores, byte for byte.
+    try decoder.select(search: "commands")
+    let again = try #require(try decoder.decodeWholeKeepingScores(clips[0]).1)
+    #expect(again.inPooledBlock)
+    #expect(try #require(again.frameScores) == (try #require(first?.frameScores)))
   }
 
   @Test("pocketsphinx's list nodes come from DirectMe's pool, and its lists behave as sphinxbase's")
@@ -169,5 +179,49 @@ struct SenoneScoresTests {
     let tail = try #require(scores.frames(scores.frameCount - 10..<scores.frameCount + 50))
     #expect(tail.frameCount == 10)
     #expect(tail.frames(0..<5) == nil)
+  }
+}
+
+/// The memory dumps of senone scores are written into (no model needed).
+@Suite("Blocks for senone-score dumps")
+struct DumpBufferTests {
+  @Test("blocks for dumps are kept for reuse, the smallest that fits first, never more than the limit")
+  func dumpBuffers() throws {
+    let buffers = DumpBuffers()
+    let small = try #require(buffers.take(1000))
+    let large = try #require(buffers.take(300_000))
+    #expect(small.capacity >= 1000 && large.capacity >= 300_000 && buffers.keptBytes == 0)
+    buffers.give(large.bytes, capacity: large.capacity)
+    buffers.give(small.bytes, capacity: small.capacity)
+    #expect(buffers.keptBytes == small.capacity + large.capacity)
+    // The smallest block that holds what is asked for.
+    let again = try #require(buffers.take(500))
+    #expect(again.bytes == small.bytes)
+    let big = try #require(buffers.take(200_000))
+    #expect(big.bytes == large.bytes && buffers.keptBytes == 0)
+    // Beyond the limit a block given back is freed, not kept.
+    let huge = try #require(buffers.take(DumpBuffers.limit))
+    buffers.give(again.bytes, capacity: again.capacity)
+    buffers.give(huge.bytes, capacity: huge.capacity)
+    #expect(buffers.keptBytes == again.capacity)
+    buffers.give(big.bytes, capacity: big.capacity)
+    #expect(buffers.keptBytes == again.capacity + big.capacity)
+  }
+
+  @Test("a byte sink counts what its stream wrote, after the stream is closed, and refuses what does not fit")
+  func byteSink() throws {
+    let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: 16)
+    defer { bytes.deallocate() }
+    let sink = try #require(directme_byte_sink_create(bytes, 16))
+    defer { directme_byte_sink_free(sink) }
+    let stream = try #require(directme_byte_sink_open(sink))
+    #expect(fwrite("0123456789", 1, 10, stream) == 10)
+    fclose(stream)
+    #expect(directme_byte_sink_count(sink) == 10 && directme_byte_sink_overflowed(sink) == 0)
+    #expect(String(decoding: UnsafeRawBufferPointer(start: bytes, count: 10), as: UTF8.self) == "0123456789")
+    let again = try #require(directme_byte_sink_open(sink))
+    _ = fwrite("0123456789", 1, 10, again)
+    fclose(again)
+    #expect(directme_byte_sink_overflowed(sink) == 1 && directme_byte_sink_count(sink) == 10)
   }
 }
