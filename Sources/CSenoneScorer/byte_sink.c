@@ -17,9 +17,11 @@ struct directme_byte_sink {
 
 static ssize_t sink_write(void *cookie, char const *buffer, size_t size) {
   directme_byte_sink *sink = cookie;
-  if (size > sink->capacity - sink->count) {
+  if (sink->overflowed || size > sink->capacity - sink->count) {
+    /* Dropped, but the write succeeds: pocketsphinx does not survive a failed write of
+     * senone scores (its search then reads scores from NULL). The owner sees the flag. */
     sink->overflowed = 1;
-    return 0; /* an error: the writer sees a short write */
+    return (ssize_t)size;
   }
   memcpy(sink->bytes + sink->count, buffer, size);
   sink->count += size;

@@ -542,6 +542,9 @@ final class Decoder {
   private(set) lazy var canShareScores: Bool = directme_acmod(handle) != nil
   /// The layout of this decoder's dumps of senone scores, once one was written.
   private var dumpLayout: SenoneScores.Layout?
+  /// Frames beyond the audio's own (a frame every 160 samples) that a kept block is sized
+  /// for. (Tests make it negative: a dump that does not fit is written again the other way.)
+  var dumpFrameAllowance = 8
 
   /// Decodes `samples` as a whole utterance, keeping its senone scores when the decoder
   /// can hand them out.
@@ -553,8 +556,15 @@ final class Decoder {
     Self.fixedMmapThreshold
     // Once a dump's layout is known, the next ones are written into a block of
     // `DumpBuffers` large enough for every frame the audio can give.
-    if let layout = dumpLayout, let block = DumpBuffers.shared.take(layout.header + (samples.count / 160 + 8) * layout.frameBytes) {
-      if let (reading, scores) = try? decodeWholeKeepingScores(samples, into: block, layout: layout) { return (reading, scores) }
+    if let layout = dumpLayout, let block = DumpBuffers.shared.take(layout.header + max(0, samples.count / 160 + dumpFrameAllowance) * layout.frameBytes) {
+      let written: (Transcription?, SenoneScores)?
+      do {
+        written = try decodeWholeKeepingScores(samples, into: block, layout: layout)
+      } catch {
+        DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
+        throw error
+      }
+      if let written { return written }
       DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
     }
     try startUtterance()
@@ -590,10 +600,16 @@ final class Decoder {
   ) throws -> (Transcription?, SenoneScores)? {
     guard let acmod = directme_acmod(handle), let sink = directme_byte_sink_create(block.bytes, block.capacity) else { return nil }
     defer { directme_byte_sink_free(sink) }
-    try startUtterance()
     guard let stream = directme_byte_sink_open(sink) else { return nil }
+    do {
+      try startUtterance()
+    } catch {
+      fclose(stream)
+      throw error
+    }
     guard acmod_set_senfh(acmod, stream) >= 0 else {
       _ = acmod_set_senfh(acmod, nil)
+      try? endUtterance()
       return nil
     }
     // Closed by the end of the utterance, or here on the way out.
@@ -602,6 +618,7 @@ final class Decoder {
     try endUtterance()
     _ = acmod_set_senfh(acmod, nil)
     let count = directme_byte_sink_count(sink)
+    // A block too small dropped the rest of the scores: written again the other way.
     guard directme_byte_sink_overflowed(sink) == 0, count > layout.header else { return nil }
     let scores = SenoneScores(
       dump: SenoneScores.Dump(bytes: block.bytes, count: count, pooledCapacity: block.capacity),

@@ -14,8 +14,10 @@ typedef struct directme_byte_sink directme_byte_sink;
 /// is no memory.
 directme_byte_sink *directme_byte_sink_create(char *bytes, size_t capacity);
 
-/// A stream writing into the sink: a write past the capacity fails (and marks the sink
-/// overflowed). Closing it leaves the sink and the bytes as they are. NULL on failure.
+/// A stream writing into the sink. A write that does not fit, and every write after it, is
+/// dropped and marks the sink overflowed, but succeeds: pocketsphinx's search reads scores
+/// from NULL after a failed write of them. Closing the stream leaves the sink and the bytes as
+/// they are. NULL on failure.
 FILE *directme_byte_sink_open(directme_byte_sink *sink);
 
 /// The bytes written so far (those the stream's buffer holds count once it is flushed or closed).
