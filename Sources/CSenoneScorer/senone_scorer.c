@@ -681,9 +681,6 @@ static inline int fast_add(uint8_t const *table, int x, int y) {
 }
 
 #if defined(__x86_64__)
-/* One stream's density of `count` senones listed in `senones`, added to `ascores`: the four
- * mixture-weight rows plus their codewords' scores, log-added as `fast_add` does, eight
- * senones at a time where the list runs contiguously. */
 /* table[d] for eight differences already clamped to [0, SHORT_TABLE - 1], from the table's
  * first 16 entries (`low`) and next 16 (`high`), each in both 128-bit halves: a byte shuffle
  * reads each lane's low byte (its other three bytes have their top bit set, so read as 0),
@@ -695,6 +692,10 @@ __attribute__((target("avx2"))) static inline __m256i short_lookup(__m256i low, 
   return _mm256_castps_si256(_mm256_blendv_ps(from_low, from_high, _mm256_castsi256_ps(_mm256_slli_epi32(d, 27))));
 }
 
+/* One stream's density of `count` senones listed in `senones`, added to `ascores`: the four
+ * mixture-weight rows plus their codewords' scores, log-added as `fast_add` does, eight
+ * senones at a time where the list runs contiguously. With a short table (see
+ * `short_lookup`) the log-additions are read by byte shuffles, otherwise by gathers. */
 __attribute__((target("avx2"))) static void add_stream_avx2(uint8_t const *const rows[4], int const scores[4],
                                                               int const *senones, int count, int32_t *ascores,
                                                               uint8_t const *table, int short_table) {

@@ -428,7 +428,7 @@ final class Decoder {
     /// The frames these scores hold.
     let frameCount: Int
     /// Where the dump's frames lie, when its layout is the one scoring every senone writes.
-    let layout: Layout?
+    fileprivate let layout: Layout?
     /// Whether these scores are a part of other scores (`frames`): parts are taken of a whole.
     let isPart: Bool
     /// Whether the dump lies in a block of `DumpBuffers` (it goes back there when freed).
@@ -445,7 +445,7 @@ final class Decoder {
     }
 
     /// A dump's header length and each frame's length in bytes.
-    struct Layout {
+    fileprivate struct Layout: Equatable {
       let header: Int
       let frameBytes: Int
     }
@@ -454,9 +454,7 @@ final class Decoder {
       self.dump = dump
       isPart = false
       // The frames written, which can be one fewer than the decoder counted.
-      if let bytes = dump.bytes, let layout = Self.layout(bytes, count: dump.count),
-        (dump.count - layout.header) % layout.frameBytes == 0
-      {
+      if let bytes = dump.bytes, let layout = Self.wholeLayout(bytes, count: dump.count) {
         self.layout = layout
         frameCount = (dump.count - layout.header) / layout.frameBytes
       } else {
@@ -490,6 +488,12 @@ final class Decoder {
       return SenoneScores(part: Dump(bytes: part, count: count, pooledCapacity: block.capacity), layout: layout, frameCount: upper - lower)
     }
 
+    /// The layout of `count` bytes of a dump, when they are its header and whole frames.
+    fileprivate static func wholeLayout(_ bytes: UnsafeMutablePointer<CChar>, count: Int) -> Layout? {
+      guard let layout = layout(bytes, count: count), (count - layout.header) % layout.frameBytes == 0 else { return nil }
+      return layout
+    }
+
     /// The layout pocketsphinx writes: a header (`s3`, `name value` lines, `endhdr`, a
     /// 4-byte byte-order mark), then per frame the number of senones scored (16 bits) and,
     /// every senone being scored, a 16-bit score for each.
@@ -516,11 +520,7 @@ final class Decoder {
       init(bytes: UnsafeMutablePointer<CChar>?, count: Int, pooledCapacity: Int? = nil) {
         (self.bytes, self.count, self.pooledCapacity) = (bytes, count, pooledCapacity)
       }
-      /// Leaves the bytes to whoever gave them (they are not freed nor pooled with the dump).
-      func disown() { disowned = true }
-      private var disowned = false
       deinit {
-        if disowned { return }
         if let bytes, let pooledCapacity {
           DumpBuffers.shared.give(bytes, capacity: pooledCapacity)
         } else {
@@ -556,51 +556,61 @@ final class Decoder {
     Self.fixedMmapThreshold
     // Once a dump's layout is known, the next ones are written into a block of
     // `DumpBuffers` large enough for every frame the audio can give.
-    if let layout = dumpLayout, let block = DumpBuffers.shared.take(layout.header + max(0, samples.count / 160 + dumpFrameAllowance) * layout.frameBytes) {
-      let written: (Transcription?, SenoneScores)?
+    if let layout = dumpLayout,
+      let block = DumpBuffers.shared.take(layout.header + max(0, samples.count / 160 + dumpFrameAllowance) * layout.frameBytes)
+    {
+      let written: SenoneScores?
       do {
-        written = try decodeWholeKeepingScores(samples, into: block, layout: layout)
+        written = try decodeWholeKeepingScores(samples, into: block, layout: layout, acmod: acmod)
       } catch {
         DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
         throw error
       }
-      if let written { return written }
+      if let written { return (bestTranscription(), written) }
       DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
     }
-    try startUtterance()
     var buffer: UnsafeMutablePointer<CChar>?
     var size = 0
     guard let stream = open_memstream(&buffer, &size) else { throw PocketSphinxError(function: "open_memstream", message: "cannot keep senone scores in memory") }
     var kept = false
     defer { if !kept { free(buffer) } }
-    guard acmod_set_senfh(acmod, stream) >= 0 else {
-      _ = acmod_set_senfh(acmod, nil)
-      throw PocketSphinxError(function: "acmod_set_senfh", message: "cannot write senone scores")
-    }
-    // Closing the stream (not every build of pocketsphinx does it at the end of the
-    // utterance) finishes the buffer.
-    defer { _ = acmod_set_senfh(acmod, nil) }
-    try process(samples, wholeUtterance: true)
-    try endUtterance()
-    _ = acmod_set_senfh(acmod, nil)
+    // Closing the stream finishes the buffer.
+    try decodeWhole(samples, writingScoresTo: stream, acmod: acmod)
     kept = true
     let scores = SenoneScores(dump: SenoneScores.Dump(bytes: buffer, count: size), decodedFrames: Int(ps_get_n_frames(handle)))
     dumpLayout = scores.layout
     return (bestTranscription(), scores)
   }
 
-  /// `decodeWholeKeepingScores` writing the dump into `block` (whose bytes the scores then
-  /// own), when the dump has `layout` and fits; nil otherwise (the block is left to the caller).
+  /// The dump of `samples`' senone scores written into `block` (whose bytes the scores then
+  /// own), when it has `layout` and fits; nil otherwise (the block is left to the caller).
   ///
-  /// The corresponding C functions are `fopencookie` (`directme_byte_sink_open`) and
-  /// `acmod_set_senfh`: pocketsphinx closes the stream at the end of the utterance, and the
-  /// sink counts what it wrote.
+  /// The corresponding C function is `fopencookie` (`directme_byte_sink_open`): pocketsphinx
+  /// closes the stream at the end of the utterance, and the sink counts what it wrote.
   private func decodeWholeKeepingScores(
-    _ samples: [Int16], into block: (bytes: UnsafeMutablePointer<CChar>, capacity: Int), layout: SenoneScores.Layout
-  ) throws -> (Transcription?, SenoneScores)? {
-    guard let acmod = directme_acmod(handle), let sink = directme_byte_sink_create(block.bytes, block.capacity) else { return nil }
+    _ samples: [Int16], into block: (bytes: UnsafeMutablePointer<CChar>, capacity: Int), layout: SenoneScores.Layout,
+    acmod: UnsafeMutableRawPointer
+  ) throws -> SenoneScores? {
+    guard let sink = directme_byte_sink_create(block.bytes, block.capacity) else { return nil }
     defer { directme_byte_sink_free(sink) }
     guard let stream = directme_byte_sink_open(sink) else { return nil }
+    try decodeWhole(samples, writingScoresTo: stream, acmod: acmod)
+    let count = directme_byte_sink_count(sink)
+    // A block too small dropped the rest of the scores: written again the other way.
+    guard directme_byte_sink_overflowed(sink) == 0, count > layout.header,
+      SenoneScores.wholeLayout(block.bytes, count: count) == layout
+    else { return nil }
+    return SenoneScores(
+      dump: SenoneScores.Dump(bytes: block.bytes, count: count, pooledCapacity: block.capacity),
+      decodedFrames: Int(ps_get_n_frames(handle)))
+  }
+
+  /// Decodes `samples` as a whole utterance, pocketsphinx writing every frame's senone
+  /// scores to `stream`: it takes the stream and closes it at the end of the utterance (or
+  /// here, on the way out).
+  ///
+  /// The corresponding C function is `acmod_set_senfh`.
+  private func decodeWhole(_ samples: [Int16], writingScoresTo stream: UnsafeMutablePointer<FILE>, acmod: UnsafeMutableRawPointer) throws {
     do {
       try startUtterance()
     } catch {
@@ -610,25 +620,11 @@ final class Decoder {
     guard acmod_set_senfh(acmod, stream) >= 0 else {
       _ = acmod_set_senfh(acmod, nil)
       try? endUtterance()
-      return nil
+      throw PocketSphinxError(function: "acmod_set_senfh", message: "cannot write senone scores")
     }
-    // Closed by the end of the utterance, or here on the way out.
     defer { _ = acmod_set_senfh(acmod, nil) }
     try process(samples, wholeUtterance: true)
     try endUtterance()
-    _ = acmod_set_senfh(acmod, nil)
-    let count = directme_byte_sink_count(sink)
-    // A block too small dropped the rest of the scores: written again the other way.
-    guard directme_byte_sink_overflowed(sink) == 0, count > layout.header else { return nil }
-    let scores = SenoneScores(
-      dump: SenoneScores.Dump(bytes: block.bytes, count: count, pooledCapacity: block.capacity),
-      decodedFrames: Int(ps_get_n_frames(handle)))
-    guard scores.layout?.frameBytes == layout.frameBytes, scores.layout?.header == layout.header else {
-      // Not taken: the block goes back to the caller, not to the pool.
-      scores.dump.disown()
-      return nil
-    }
-    return (bestTranscription(), scores)
   }
 
   /// Decodes an utterance from its senone scores with the selected search.
