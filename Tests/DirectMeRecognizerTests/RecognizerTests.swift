@@ -265,6 +265,10 @@ struct RecognizerSpeechTests {
     // valley between two syllables were not tried (slt's "down down right" read as one
     // "down", kal16's "left up" as "left"); 1 since (awb's "down down right").
     #expect(wrong.count <= 2, "\(wrong.count) of \(sequences.count) wrong: \(wrong.joined(separator: "; "))")
+    // flite's slt runs "down up" together, no dip between the "n" and the "up" (see
+    // `PocketSphinxRecognizer.fluentClearGain`): nothing came through before.
+    let together = try Self.wrongDirections([(TestSupport.Voice(.flite, "slt"), "down up", [.down, .up])], folder: folder, recognizer: recognizer)
+    #expect(together.isEmpty, "\(together.joined(separator: "; "))")
     let kal = TestSupport.Voice(.flite, "kal")
     let alone = try Self.wrongDirections([(kal, "left", [.left]), (kal, "left please", [.left])], folder: folder, recognizer: recognizer)
     #expect(alone.isEmpty, "\(alone.joined(separator: "; "))")
