@@ -325,12 +325,13 @@ extension PocketSphinxRecognizer {
       // above 0. (174 "go ..." phrases by 18 synthetic voices: 144 -> 155 right; 87 checking
       // and dev speakers' "go" clips: 11 false alarms before and after; the same clips in the
       // bench's two sox rooms: 55 -> 59 of 154, 65 -> 68 of 316 for tuning speakers' clips.)
+      // (The carried other words, the costly search, are read only when the rest holds.)
       if carrierCount == 1, lead == ["go"], canCarry,
         let carriedCommand = try scores.decode(stretch, search: Search.carriedDirection, on: decoder),
-        let carriedOther = try scores.decode(stretch, search: Search.carriedGarbage, on: decoder),
-        !carriedOther.words.allSatisfy({ $0 == "go" }),
         Self.dip(between: "go", and: configuration.commandWords, in: carriedCommand, from: stretch.lowerBound, energies: energies)
           >= Self.loneGoDip,
+        let carriedOther = try scores.decode(stretch, search: Search.carriedGarbage, on: decoder),
+        !carriedOther.words.allSatisfy({ $0 == "go" }),
         carriedCommand.score - carriedOther.score
           > max(Self.loneGoMargin, (command?.score ?? -.infinity) - (other?.score ?? -.infinity))
       {
@@ -418,13 +419,11 @@ extension PocketSphinxRecognizer {
     asking: RecognizerConfiguration.SecondOpinionRequest?, periods: inout [Int]?, secondScores: inout ScoreCache
   ) throws -> (words: [(command: WordSegment, other: WordSegment)], gap: Double)? {
     guard finalSearches.contains(Search.directionWords), finalSearches.contains(Search.garbageWords),
-      let sequence = try scores.decode(stretch, search: Search.directionWords, on: decoder),
-      let several = try scores.decode(stretch, search: Search.garbageWords, on: decoder)
+      let sequence = try scores.decode(stretch, search: Search.directionWords, on: decoder)
     else { return nil }
     let offset = Double(stretch.lowerBound) / Double(Self.sampleRate)
     let spoken = sequence.segments.filter { !$0.isFiller }
     let directions = spoken.indices.filter { configuration.commandWords.contains(spoken[$0].word) }
-    let explainsWhole = sequence.score - several.score >= Self.fluentMargin
     guard directions.count >= 2,
       let single = try scores.decode(stretch, search: Search.carriedDirection, on: decoder),
       sequence.score - single.score >= Self.fluentGain, !energies.isEmpty
@@ -441,6 +440,9 @@ extension PocketSphinxRecognizer {
       Self.syllableDip(between: spoken[a], and: spoken[b], from: stretch.lowerBound, energies: energies) >= Self.fluentDip
     }
     guard loudEnough, syllables else { return nil }
+    // Several other words, the costliest search, are read only for a reading that got this far.
+    guard let several = try scores.decode(stretch, search: Search.garbageWords, on: decoder) else { return nil }
+    let explainsWhole = sequence.score - several.score >= Self.fluentMargin
     let end = Double(stretch.upperBound) / Double(Self.sampleRate)
     // A word's stretch reaches halfway to the command word or conjunction ("and", "then")
     // before and after it: a conjunction is no one's, as neither <direction> nor <garbage>
