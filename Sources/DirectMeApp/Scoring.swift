@@ -39,7 +39,7 @@ public struct ScoreRun {
           ScoredRecording(
             path: recording.path, expected: recording.expected, recognized: result.directions,
             transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
-            rescues: result.utterances.reduce(0) { $0 + $1.interpretation.rescues.count }))
+            rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken)))
       case .failure(let error):
         progress.interrupt { output.warning("directme: error: \(error) (\(labels) line \(recording.line))") }
         failures.append(recording.path)

@@ -81,6 +81,8 @@ public struct AccuracyReport: Codable, Sendable {
     lines.append("FA: items without a command that moved the ninja. previous default: DirectMe v1 (stock model,")
     lines.append("<others> grammar, threshold 40); baseline: pocketsphinx_continuous -jsgf with up | down | left | right.")
     lines.append("")
+    lines += rescueLines()
+    lines.append("")
     lines.append("DirectMe's misses against false alarms as the confidence threshold moves (every condition):")
     for point in curve {
       let mark = point.threshold == chosenThreshold ? "  <- operating point" : ""
@@ -90,6 +92,23 @@ public struct AccuracyReport: Codable, Sendable {
     }
     lines.append(String(format: "\n%.0f s", seconds))
     return lines.joined(separator: "\n")
+  }
+
+  /// DirectMe's near-miss rescues: over every condition, and for each condition where one
+  /// was taken, how many took a direction the item holds (right) and how many did not.
+  func rescueLines() -> [String] {
+    let scores = rows.compactMap { $0.scores[Self.directMe] }
+    let taken = scores.reduce(0) { $0 + $1.rescues }
+    let right = scores.reduce(0) { $0 + $1.rescuesRight }
+    var lines = ["Near-miss rescues (a command taken from a word the other words' reading heard, \"drown\" -> down):"]
+    lines.append("  every condition: \(taken) taken, \(right) right, \(taken - right) wrong")
+    let width = max(28, rows.map(\.condition.count).max() ?? 0)
+    for score in scores where score.rescues > 0 {
+      lines.append(
+        "  " + score.condition.padding(toLength: width, withPad: " ", startingAt: 0)
+          + "  \(score.rescues) taken, \(score.rescuesRight) right, \(score.rescues - score.rescuesRight) wrong")
+    }
+    return lines
   }
 
   // MARK: JSON

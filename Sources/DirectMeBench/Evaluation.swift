@@ -36,6 +36,8 @@ public struct ConditionScore: Sendable, Codable {
   public var instructionErrorRate: Double?
   public var falseAlarmRate: Double?
   public var rescues: Int
+  /// Of the rescues, those that took a direction the item holds.
+  public var rescuesRight: Int
 
   public init(condition: String, report: ScoreReport) {
     self.condition = condition
@@ -44,6 +46,7 @@ public struct ConditionScore: Sendable, Codable {
     instructionErrorRate = report.instructionErrorRate
     falseAlarmRate = report.falseAlarmRate
     rescues = report.rescues
+    rescuesRight = report.rescuesRight
   }
 }
 
@@ -150,7 +153,7 @@ public enum Scoring {
         path: outcome.item.id, expected: outcome.item.expected,
         recognized: emitted ? (outcome.emitted ?? interpretations.flatMap(\.directions)) : interpretations.flatMap(\.directions),
         transcripts: outcome.results.map(\.bestTranscription.formattedString),
-        rescues: interpretations.reduce(0) { $0 + $1.rescues.count })
+        rescued: interpretations.flatMap(\.rescues).map(\.taken))
     })
   }
 

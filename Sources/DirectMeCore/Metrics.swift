@@ -5,14 +5,28 @@ public struct ScoredRecording: Hashable, Sendable, Codable {
   public var recognized: [Direction]
   /// Transcripts of the utterances, for reports.
   public var transcripts: [String]
+  /// Near-miss rescues taken ("drown" -> down), and how many of them were right: the
+  /// direction taken is one the recording holds.
   public var rescues: Int
+  public var rescuesRight: Int
 
-  public init(path: String, expected: [Direction], recognized: [Direction], transcripts: [String] = [], rescues: Int = 0) {
+  public init(
+    path: String, expected: [Direction], recognized: [Direction], transcripts: [String] = [], rescues: Int = 0,
+    rescuesRight: Int = 0
+  ) {
     self.path = path
     self.expected = expected
     self.recognized = recognized
     self.transcripts = transcripts
     self.rescues = rescues
+    self.rescuesRight = rescuesRight
+  }
+
+  /// The same, counting the rescues among `rescued` (the directions rescues took).
+  public init(path: String, expected: [Direction], recognized: [Direction], transcripts: [String] = [], rescued: [Direction]) {
+    self.init(
+      path: path, expected: expected, recognized: recognized, transcripts: transcripts, rescues: rescued.count,
+      rescuesRight: rescued.count { expected.contains($0) })
   }
 
   public var isCommand: Bool { !expected.isEmpty }
@@ -154,6 +168,9 @@ public struct ScoreReport: Hashable, Sendable {
   }
 
   public var rescues: Int { recordings.reduce(0) { $0 + $1.rescues } }
+  public var rescuesRight: Int { recordings.reduce(0) { $0 + $1.rescuesRight } }
+  /// Rescues that took a direction the recording does not hold.
+  public var rescuesWrong: Int { rescues - rescuesRight }
 
   public var confusion: ConfusionMatrix {
     var matrix = ConfusionMatrix()

@@ -15,7 +15,7 @@ public enum ScoreText {
     lines.append("instruction error rate:  \(percent(report.instructionErrorRate))  (edit distance / expected instructions)")
     lines.append("false-alarm rate:        \(percent(report.falseAlarmRate))  (recordings without a command that moved the ninja)")
     lines.append("overall accuracy:        \(percent(report.overallAccuracy))  (all recordings exactly right)")
-    lines.append("rescues taken:           \(report.rescues)")
+    lines.append("rescues taken:           \(report.rescues)\(report.rescues > 0 ? "  (\(report.rescuesRight) right, \(report.rescuesWrong) wrong)" : "")")
     lines.append("")
     lines.append("confusion (rows: expected, columns: recognized; '-' is nothing):")
     let labels = ConfusionMatrix.labels.map { $0?.rawValue ?? "-" }
@@ -59,6 +59,8 @@ public struct ScoreJSON: Codable, Hashable, Sendable {
   public var falseAlarmRate: Double?
   public var overallAccuracy: Double?
   public var rescues: Int
+  public var rescuesRight: Int
+  public var rescuesWrong: Int
   /// confusion[expected][recognized], "-" for nothing.
   public var confusion: [String: [String: Int]]
   public var worst: [Worst]
@@ -74,6 +76,8 @@ public struct ScoreJSON: Codable, Hashable, Sendable {
     falseAlarmRate = report.falseAlarmRate?.rounded(to: 4)
     overallAccuracy = report.overallAccuracy?.rounded(to: 4)
     rescues = report.rescues
+    rescuesRight = report.rescuesRight
+    rescuesWrong = report.rescuesWrong
     let matrix = report.confusion
     self.confusion = matrix.table
     self.worst = report.worst(worst).map {

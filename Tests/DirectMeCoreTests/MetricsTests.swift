@@ -36,6 +36,26 @@ struct MetricsTests {
     #expect(report.worst(2).map(\.path) == ["e", "b"])
   }
 
+  @Test("a rescue is right when the recording holds the direction it took, wrong otherwise")
+  func rescues() {
+    let report = ScoreReport(recordings: [
+      ScoredRecording(path: "a", expected: [.down, .left], recognized: [.down, .left], rescued: [.down]),
+      ScoredRecording(path: "b", expected: [.up], recognized: [.down], rescued: [.down]),
+      ScoredRecording(path: "c", expected: [], recognized: [.up], rescued: [.up]),
+      ScoredRecording(path: "d", expected: [.right], recognized: [.right]),
+    ])
+    #expect(report.recordings.map(\.rescues) == [1, 1, 1, 0])
+    #expect(report.rescues == 3)
+    #expect(report.rescuesRight == 1)
+    #expect(report.rescuesWrong == 2)
+    let text = ScoreText.render(report, worst: 0)
+    #expect(text.contains("rescues taken:           3  (1 right, 2 wrong)"), "\(text)")
+    let json = ScoreJSON(report: report, worst: 0).jsonLine()
+    #expect(json.contains("\"rescues\":3,\"rescues_right\":1,\"rescues_wrong\":2"), "\(json)")
+    let none = ScoreText.render(ScoreReport(recordings: [ScoredRecording(path: "x", expected: [.up], recognized: [.up])]), worst: 0)
+    #expect(none.contains("rescues taken:           0\n"), "\(none)")
+  }
+
   @Test("rates without data are unknown, not zero")
   func empty() {
     let report = ScoreReport(recordings: [ScoredRecording(path: "x", expected: [], recognized: [])])
