@@ -556,12 +556,13 @@ final class Decoder {
     Self.fixedMmapThreshold
     // Once a dump's layout is known, the next ones are written into a block of
     // `DumpBuffers` large enough for every frame the audio can give.
-    if let layout = dumpLayout,
-      let block = DumpBuffers.shared.take(layout.header + max(0, samples.count / 160 + dumpFrameAllowance) * layout.frameBytes)
-    {
+    // The dump may fill that size only, whatever the block given (a kept block can be larger):
+    // whether it fits does not depend on which blocks other decoders gave back.
+    let allowed = dumpLayout.map { $0.header + max(0, samples.count / 160 + dumpFrameAllowance) * $0.frameBytes }
+    if let layout = dumpLayout, let allowed, let block = DumpBuffers.shared.take(allowed) {
       let written: SenoneScores?
       do {
-        written = try decodeWholeKeepingScores(samples, into: block, layout: layout, acmod: acmod)
+        written = try decodeWholeKeepingScores(samples, into: block, filling: min(allowed, block.capacity), layout: layout, acmod: acmod)
       } catch {
         DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
         throw error
@@ -582,16 +583,17 @@ final class Decoder {
     return (bestTranscription(), scores)
   }
 
-  /// The dump of `samples`' senone scores written into `block` (whose bytes the scores then
-  /// own), when it has `layout` and fits; nil otherwise (the block is left to the caller).
+  /// The dump of `samples`' senone scores written into the first `filling` bytes of `block`
+  /// (whose bytes the scores then own), when it has `layout` and fits; nil otherwise (the
+  /// block is left to the caller).
   ///
   /// The corresponding C function is `fopencookie` (`directme_byte_sink_open`): pocketsphinx
   /// closes the stream at the end of the utterance, and the sink counts what it wrote.
   private func decodeWholeKeepingScores(
-    _ samples: [Int16], into block: (bytes: UnsafeMutablePointer<CChar>, capacity: Int), layout: SenoneScores.Layout,
-    acmod: UnsafeMutableRawPointer
+    _ samples: [Int16], into block: (bytes: UnsafeMutablePointer<CChar>, capacity: Int), filling: Int,
+    layout: SenoneScores.Layout, acmod: UnsafeMutableRawPointer
   ) throws -> SenoneScores? {
-    guard let sink = directme_byte_sink_create(block.bytes, block.capacity) else { return nil }
+    guard let sink = directme_byte_sink_create(block.bytes, filling) else { return nil }
     defer { directme_byte_sink_free(sink) }
     guard let stream = directme_byte_sink_open(sink) else { return nil }
     try decodeWhole(samples, writingScoresTo: stream, acmod: acmod)
