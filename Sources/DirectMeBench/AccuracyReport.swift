@@ -100,13 +100,14 @@ public struct AccuracyReport: Codable, Sendable {
     let scores = rows.compactMap { $0.scores[Self.directMe] }
     let taken = scores.reduce(0) { $0 + $1.rescues }
     let right = scores.reduce(0) { $0 + $1.rescuesRight }
+    let wrong = scores.reduce(0) { $0 + $1.rescuesWrong }
     var lines = ["Near-miss rescues (a command taken from a word the other words' reading heard, \"drown\" -> down):"]
-    lines.append("  every condition: \(taken) taken, \(right) right, \(taken - right) wrong")
+    lines.append("  every condition: \(taken) taken, \(right) right, \(wrong) wrong")
     let width = max(28, rows.map(\.condition.count).max() ?? 0)
     for score in scores where score.rescues > 0 {
       lines.append(
         "  " + score.condition.padding(toLength: width, withPad: " ", startingAt: 0)
-          + "  \(score.rescues) taken, \(score.rescuesRight) right, \(score.rescues - score.rescuesRight) wrong")
+          + "  \(score.rescues) taken, \(score.rescuesRight) right, \(score.rescuesWrong) wrong")
     }
     return lines
   }

@@ -38,6 +38,7 @@ public struct ConditionScore: Sendable, Codable {
   public var rescues: Int
   /// Of the rescues, those that took a direction the item holds.
   public var rescuesRight: Int
+  public var rescuesWrong: Int { rescues - rescuesRight }
 
   public init(condition: String, report: ScoreReport) {
     self.condition = condition

@@ -26,7 +26,13 @@ public struct ScoredRecording: Hashable, Sendable, Codable {
   public init(path: String, expected: [Direction], recognized: [Direction], transcripts: [String] = [], rescued: [Direction]) {
     self.init(
       path: path, expected: expected, recognized: recognized, transcripts: transcripts, rescues: rescued.count,
-      rescuesRight: rescued.count { expected.contains($0) })
+      rescuesRight: Self.rightRescues(rescued, expected: expected))
+  }
+
+  /// How many of the directions rescues took (`rescued`) are right: ones a recording that
+  /// holds `expected` holds.
+  public static func rightRescues(_ rescued: [Direction], expected: [Direction]) -> Int {
+    rescued.count { expected.contains($0) }
   }
 
   public var isCommand: Bool { !expected.isEmpty }

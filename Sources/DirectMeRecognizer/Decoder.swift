@@ -558,11 +558,12 @@ final class Decoder {
     // `DumpBuffers` large enough for every frame the audio can give.
     // The dump may fill that size only, whatever the block given (a kept block can be larger):
     // whether it fits does not depend on which blocks other decoders gave back.
-    let allowed = dumpLayout.map { $0.header + max(0, samples.count / 160 + dumpFrameAllowance) * $0.frameBytes }
-    if let layout = dumpLayout, let allowed, let block = DumpBuffers.shared.take(allowed) {
+    if let layout = dumpLayout, case let allowed = layout.header + max(0, samples.count / 160 + dumpFrameAllowance) * layout.frameBytes,
+      let block = DumpBuffers.shared.take(allowed)
+    {
       let written: SenoneScores?
       do {
-        written = try decodeWholeKeepingScores(samples, into: block, filling: min(allowed, block.capacity), layout: layout, acmod: acmod)
+        written = try decodeWholeKeepingScores(samples, into: block, filling: allowed, layout: layout, acmod: acmod)
       } catch {
         DumpBuffers.shared.give(block.bytes, capacity: block.capacity)
         throw error

@@ -325,7 +325,8 @@ extension PocketSphinxRecognizer {
       // above 0. (174 "go ..." phrases by 18 synthetic voices: 144 -> 155 right; 87 checking
       // and dev speakers' "go" clips: 11 false alarms before and after; the same clips in the
       // bench's two sox rooms: 55 -> 59 of 154, 65 -> 68 of 316 for tuning speakers' clips.)
-      // (The carried other words, the costly search, are read only when the rest holds.)
+      // (The carried other words, the costly search, are read only once the carried command
+      // reading and its dip hold.)
       if carrierCount == 1, lead == ["go"], canCarry,
         let carriedCommand = try scores.decode(stretch, search: Search.carriedDirection, on: decoder),
         Self.dip(between: "go", and: configuration.commandWords, in: carriedCommand, from: stretch.lowerBound, energies: energies)

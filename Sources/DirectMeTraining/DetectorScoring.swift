@@ -24,9 +24,10 @@ extension DetectorTuner {
     for recording in recordings {
       let interpretations = interpreter.interpret(recording.results)
       let directions = interpretations.flatMap(\.directions)
-      for instruction in interpretations.flatMap(\.instructions) where instruction.rescue != nil {
-        if recording.expected.contains(instruction.direction) { rescuesRight += 1 } else { rescuesWrong += 1 }
-      }
+      let rescued = interpretations.flatMap(\.rescues).map(\.taken)
+      let right = ScoredRecording.rightRescues(rescued, expected: recording.expected)
+      rescuesRight += right
+      rescuesWrong += rescued.count - right
       if let joined = recording.joined {
         switch joined {
         case .sequence:
