@@ -255,6 +255,12 @@ extension PocketSphinxRecognizer {
     var gap = 0.0
     // Command words a slot said without pauses holds beyond the commands reading's.
     var pending: [(command: WordSegment, other: WordSegment)] = []
+    let islands = Self.islands(energies, quiet: quiet)
+    // Slots (by position) whose one command word the reading drew over a pause, and which
+    // its stretch does not hold (see `spanningMargin`): their sounds are checked one by one.
+    var spanning: [Int] = []
+    let shortIslands = Self.islands(energies, quiet: quiet, pauseFrames: Self.spanningPauseFrames)
+    var spanned: [ClosedRange<Double>] = []
     for (position, slot) in slots.enumerated() {
       let first = commands.segments[slot.first!]
       let last = commands.segments[slot.last!]
@@ -356,6 +362,11 @@ extension PocketSphinxRecognizer {
       }
       if let command, let other { gap += command.score - other.score }
       let margin = Self.margin(of: command, over: other)
+      let within = shortIslands.filter { $0.lowerBound < last.end && $0.upperBound > first.start }
+      if margin < Self.spanningMargin, within.count >= 2 {
+        spanning.append(position)
+        spanned += within
+      }
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
@@ -384,9 +395,17 @@ extension PocketSphinxRecognizer {
     // A stretch of voiced sound between pauses that the commands reading heard no command
     // in, in an utterance that has commands elsewhere, is checked like a slot: a short "up"
     // the reading dropped from "up. down. down." ("down down").
-    for unheard in slots.isEmpty ? [] : Self.islands(energies, quiet: quiet) {
-      let heardHere = slots.contains { slot in
-        commands.segments[slot.first!].start < unheard.upperBound && commands.segments[slot.last!].end > unheard.lowerBound
+    // So is each sound of its own within a command word the reading drew over a pause
+    // ("um, right" read as one "down" from the "um" to the "right"); when one of them holds a
+    // command, that command stands in the word's place.
+    var replaced: Set<Int> = []
+    var found: [(command: WordSegment, other: WordSegment)] = []
+    let candidates = (slots.isEmpty ? [] : islands).map { ($0, false) } + spanned.map { ($0, true) }
+    for (unheard, parted) in candidates {
+      let heardHere = slots.indices.contains { position in
+        let slot = slots[position]
+        return (!parted || !spanning.contains(position)) && commands.segments[slot.first!].start < unheard.upperBound
+          && commands.segments[slot.last!].end > unheard.lowerBound
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
@@ -395,11 +414,29 @@ extension PocketSphinxRecognizer {
         let said = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
       let other = try scores.decode(stretch, search: Search.garbage, on: decoder)
-      if let other { gap += command.score - other.score }
       var word = WordSegment(word: said.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
       word.margin = Self.margin(of: command, over: other)
-      insert(word, other: otherWord(in: other, start: word.start, end: word.end, score: command.score))
+      // A part of a word read over a pause is a second guess at the reading: its command must
+      // explain it better than any other word does.
+      if parted && word.margin! < Self.partedMargin { continue }
+      if let other { gap += command.score - other.score }
+      for position in spanning {
+        let start = commands.segments[slots[position].first!].start
+        if start < unheard.upperBound && commands.segments[slots[position].last!].end > unheard.lowerBound {
+          replaced.insert(position)
+        }
+      }
+      found.append((word, otherWord(in: other, start: word.start, end: word.end, score: command.score)))
     }
+    for position in replaced {
+      // Found by its start: words may have been inserted before it.
+      let start = commands.segments[slots[position].first!].start
+      if let index = marked.segments.firstIndex(where: { $0.margin != nil && $0.start == start }) {
+        marked.segments[index].word = "<sil>"
+        others.segments[index].word = "<sil>"
+      }
+    }
+    for word in found { insert(word.command, other: word.other) }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
   }
@@ -626,8 +663,8 @@ extension PocketSphinxRecognizer {
   }
 
   /// Stretches of sound (seconds) separated by pauses (`pauseFrames` frames in a row no
-  /// louder than `quiet`).
-  static func islands(_ energies: [Double], quiet: Double) -> [ClosedRange<Double>] {
+  /// louder than `quiet`; by default `Self.pauseFrames`).
+  static func islands(_ energies: [Double], quiet: Double, pauseFrames: Int = pauseFrames) -> [ClosedRange<Double>] {
     var sounds: [ClosedRange<Double>] = []
     var quietRun = 0
     var current: (first: Int, last: Int)?
@@ -648,6 +685,15 @@ extension PocketSphinxRecognizer {
     return sounds
   }
 
+  /// A slot's command word whose margin is below this (no calibration gives it a confidence
+  /// that acts, or that acts beside another command) and whose time spans two sounds or more
+  /// separated by pauses has each of them checked on its own (see `verify`).
+  static let spanningMargin = -60.0
+  /// The pause that parts such sounds: 80 ms (a command word's own stop closure parts off
+  /// only its release, too short and without a vowel to be checked).
+  static let spanningPauseFrames = 8
+  /// The margin a command heard in one of those sounds needs to stand in the word's place.
+  static let partedMargin = 0.0
   /// An unheard island is checked when it lasts this long (seconds)...
   static let islandDuration = 0.15
   /// ...and holds a steady voiced run this long (a vowel: not a click, a breath or noise).

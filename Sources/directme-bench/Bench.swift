@@ -283,7 +283,11 @@ struct AccuracyBench: ParsableCommand {
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""
         let voiced = result.signal.map { String(format: ", voiced %.0f ms, range %.0f dB, all voiced %.0f ms", $0.longestVoiced * 1000, $0.dynamicRange, $0.voiced * 1000) } ?? ""
         let model = result.voiceModel.map { ", \($0) model" } ?? ""
-        return commands + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + model + ")"
+        // Near-miss rescues: the word heard, the direction taken and how far below it was.
+        let rescues = interpreter.interpret(result).rescues.map {
+          String(format: " [rescue: %@ -> %@, gap %.1f]", $0.heard, $0.taken.rawValue, $0.scoreGap)
+        }.joined()
+        return commands + rescues + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + model + ")"
       }.joined(separator: " | ")
       text += [
         outcome.item.condition, outcome.item.id, outcome.item.expected.map(\.rawValue).joined(separator: " "), mine,

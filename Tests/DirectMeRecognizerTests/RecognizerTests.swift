@@ -294,6 +294,23 @@ struct RecognizerSpeechTests {
     #expect(wrong.count <= 1, "\(wrong.count) of \(cases.count) wrong: \(wrong.joined(separator: "; "))")
   }
 
+  @Test(
+    "a command after a hesitation the reading drew into one word with it (\"um, right\") becomes its direction",
+    .enabled(if: TestSupport.Voice(.flite, "slt").isAvailable, "needs flite and sox (scripts/setup.sh)"))
+  func afterHesitation() throws {
+    // The commands reading heard each of these as one command word from the hesitation to
+    // the command, over the short pause between them (slt's "um, right" as one "down" of
+    // 0.95 s, margin -244), and nothing came through; each sound is now checked on its own.
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder("hesitation")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let cases: [(TestSupport.Voice, String, [Direction])] = [
+      (.init(.flite, "slt"), "um, right", [.right]), (.init(.flite, "rms"), "hmm, down", [.down]),
+    ]
+    let wrong = try Self.wrongDirections(cases, folder: folder, recognizer: recognizer)
+    #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count) wrong: \(wrong.joined(separator: "; "))")
+  }
+
   /// Each phrase said by its voice into `folder` and run through the pipeline; those whose
   /// directions are not the expected ones, with what was heard.
   static func wrongDirections(
