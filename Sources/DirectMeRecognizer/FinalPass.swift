@@ -409,15 +409,18 @@ extension PocketSphinxRecognizer {
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
+      // A part may hold carriers ("um, go up" parts into "um" and "go up").
+      let carries = parted && finalSearches.contains(Search.carriedDirection) && finalSearches.contains(Search.carriedGarbage)
+      let searches = carries ? (Search.carriedDirection, Search.carriedGarbage) : (Search.direction, Search.garbage)
       guard Self.holdsVowel(stretch, of: heard),
-        let command = try scores.decode(stretch, search: Search.direction, on: decoder),
+        let command = try scores.decode(stretch, search: searches.0, on: decoder),
         let said = command.segments.first(where: { configuration.commandWords.contains($0.word) })
       else { continue }
-      let other = try scores.decode(stretch, search: Search.garbage, on: decoder)
+      let other = try scores.decode(stretch, search: searches.1, on: decoder)
       var word = WordSegment(word: said.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
       word.margin = Self.margin(of: command, over: other)
       // A part of a word read over a pause is a second guess at the reading: its command must
-      // explain it better than any other word does.
+      // explain it clearly better than any other word does (`partedMargin`).
       if parted && word.margin! < Self.partedMargin { continue }
       if let other { gap += command.score - other.score }
       for position in spanning {
@@ -692,8 +695,12 @@ extension PocketSphinxRecognizer {
   /// The pause that parts such sounds: 80 ms (a command word's own stop closure parts off
   /// only its release, too short and without a vowel to be checked).
   static let spanningPauseFrames = 8
-  /// The margin a command heard in one of those sounds needs to stand in the word's place.
-  static let partedMargin = 0.0
+  /// The margin a command heard in one of those sounds (with its carriers: "um, go up" parts
+  /// into "um" and "go up") needs to stand in the word's place: clearly better than any other
+  /// word, as the gate's `clearMargin`. (At 0, a higher voice's "five" parted into two and
+  /// read as a carried "up" at 1.1 moved the ninja; without carriers, kal16's "um, go up"
+  /// and espeak-ng's "uh, up" stayed lost.)
+  static let partedMargin = 10.0
   /// An unheard island is checked when it lasts this long (seconds)...
   static let islandDuration = 0.15
   /// ...and holds a steady voiced run this long (a vowel: not a click, a breath or noise).
