@@ -365,7 +365,7 @@ extension PocketSphinxRecognizer {
       let within = shortIslands.filter { $0.lowerBound < last.end && $0.upperBound > first.start }
       if margin < Self.spanningMargin, within.count >= 2 {
         spanning.append(position)
-        spanned += within
+        spanned += within.filter { !spanned.contains($0) }
       }
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
