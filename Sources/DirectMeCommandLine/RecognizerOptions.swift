@@ -127,8 +127,16 @@ public struct RecognizerOptions: ParsableArguments {
   public func makeRecognizer() throws -> PocketSphinxRecognizer {
     try checkPersonalModel()
     var configuration = configuration
-    configuration.secondOpinion = try secondOpinion(of: loadDetector())
+    let detector = try loadDetector()
+    configuration.secondOpinion = try secondOpinion(of: detector)
+    configuration.partingMargins = partingMargins(of: detector)
     return try PocketSphinxRecognizer(configuration: configuration)
+  }
+
+  /// By command word, the margin below which `detector` takes it in no way
+  /// (`Detector.actingMargin`).
+  public func partingMargins(of detector: Detector) -> [String: Double] {
+    Dictionary(uniqueKeysWithValues: Vocabulary.standard.commands.keys.map { ($0, detector.actingMargin(of: $0, threshold: threshold)) })
   }
 
   /// What the recognizer asks the model `detector`'s model was adapted from (see
@@ -139,7 +147,7 @@ public struct RecognizerOptions: ParsableArguments {
     guard let base = AcousticModelFiles.baseModel(of: modelFolder) else {
       throw Failure("\(detectorFile ?? modelFolder): asks for second opinions, but \(modelFolder) names no model it was adapted from (adaptation.json)")
     }
-    let lowest = min(threshold ?? detector.threshold, detector.companionThreshold ?? 1, detector.rescueThreshold)
+    let lowest = detector.lowestActing(threshold: threshold)
     let words = Set(Vocabulary.standard.commands.keys)
     return RecognizerConfiguration.SecondOpinionRequest(
       model: base, asked: Dictionary(uniqueKeysWithValues: words.map { ($0, second.askedMargins(for: $0, of: detector, lowest: lowest)) }))

@@ -217,6 +217,17 @@ public struct Detector: Hashable, Sendable, Codable {
 
   public func calibration(for word: String) -> Calibration { calibrations[word] ?? fallback }
 
+  /// The lowest confidence at which a command word still counts: the operating point
+  /// (`threshold`, or this detector's), a companion's or a near-miss rescue's.
+  public func lowestActing(threshold: Double? = nil) -> Double {
+    min(threshold ?? self.threshold, companionThreshold ?? 1, rescueThreshold)
+  }
+
+  /// The margin below which `word` counts in no way (see `lowestActing`).
+  public func actingMargin(of word: String, threshold: Double? = nil) -> Double {
+    calibration(for: word).margin(forConfidence: lowestActing(threshold: threshold))
+  }
+
   /// The confidence that `word` was said, given its margin and duration and the audio's evidence.
   public func confidence(word: String, margin: Double, duration: Double, signal: SignalEvidence?) -> Double {
     guard gate.passes(signal) else { return 0 }

@@ -257,7 +257,8 @@ extension PocketSphinxRecognizer {
     var pending: [(command: WordSegment, other: WordSegment)] = []
     let islands = Self.islands(energies, quiet: quiet)
     // Slots (by position) whose one command word the reading drew over a pause, and which
-    // its stretch does not hold (see `spanningMargin`): their sounds are checked one by one.
+    // its stretch does not hold (below `RecognizerConfiguration.partingMargins`): their sounds are
+    // checked one by one.
     var spanning: [Int] = []
     let shortIslands = Self.islands(energies, quiet: quiet, pauseFrames: Self.spanningPauseFrames)
     var spanned: [ClosedRange<Double>] = []
@@ -362,14 +363,14 @@ extension PocketSphinxRecognizer {
       }
       if let command, let other { gap += command.score - other.score }
       let margin = Self.margin(of: command, over: other)
-      let within = shortIslands.filter { $0.lowerBound < last.end && $0.upperBound > first.start }
-      if margin < Self.spanningMargin, within.count >= 2 {
-        spanning.append(position)
-        spanned += within.filter { !spanned.contains($0) }
-      }
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
+      let within = shortIslands.filter { $0.lowerBound < last.end && $0.upperBound > first.start }
+      if margin < configuration.partingMargin(of: said ?? marked.segments[keep].word), within.count >= 2 {
+        spanning.append(position)
+        spanned += within.filter { !spanned.contains($0) }
+      }
       marked.segments[keep].word = said ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       marked.segments[keep].margin = margin
@@ -688,10 +689,6 @@ extension PocketSphinxRecognizer {
     return sounds
   }
 
-  /// A slot's command word whose margin is below this (no calibration gives it a confidence
-  /// that acts, or that acts beside another command) and whose time spans two sounds or more
-  /// separated by pauses has each of them checked on its own (see `verify`).
-  static let spanningMargin = -60.0
   /// The pause that parts such sounds: 80 ms (a command word's own stop closure parts off
   /// only its release, too short and without a vowel to be checked).
   static let spanningPauseFrames = 8

@@ -63,6 +63,18 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// A second model the final pass asks about command words whose margin lies in their
   /// range of `asked` (nil: none; see `Detector.SecondOpinion`).
   public var secondOpinion: SecondOpinionRequest?
+  /// By command word, the margin below which the detector takes it in no way (not even beside
+  /// another command): a slot's command word below it whose time spans two sounds or more
+  /// parted by pauses has each of them checked on its own (see `PocketSphinxRecognizer.verify`).
+  /// A word without one uses `defaultPartingMargin`.
+  public var partingMargins: [String: Double] = [:]
+  /// Below this margin no calibration the tuner has written acts on a word (60 and more
+  /// under 0; the shipped detector's companions act from -31 for "down", -52 for "up" and
+  /// "left", -58 for "right").
+  public static let defaultPartingMargin = -60.0
+
+  /// See `partingMargins`.
+  public func partingMargin(of word: String) -> Double { partingMargins[word] ?? Self.defaultPartingMargin }
 
   public struct SecondOpinionRequest: Hashable, Sendable {
     /// The model's folder.

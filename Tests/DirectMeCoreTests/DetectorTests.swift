@@ -23,6 +23,22 @@ struct DetectorTests {
     #expect(abs(calibration.confidence(margin: calibration.margin(forConfidence: 0.8), duration: 1) - 0.8) < 1e-9)
   }
 
+  @Test("below its acting margin a word reaches no confidence that counts: not the operating point, a companion's or a rescue's")
+  func actingMargin() {
+    var detector = detector
+    detector.companionThreshold = 0.3
+    // The lowest of the operating point (0.6), the companion's (0.3) and the rescue's (0.4).
+    #expect(detector.lowestActing() == 0.3)
+    #expect(detector.lowestActing(threshold: 0.2) == 0.2)
+    for word in ["up", "left"] {
+      let bound = detector.actingMargin(of: word)
+      #expect(detector.confidence(word: word, margin: bound - 0.01, duration: 0.3, signal: voiced) < 0.3)
+      #expect(detector.confidence(word: word, margin: bound + 0.01, duration: 0.3, signal: voiced) > 0.3)
+    }
+    // "up" (slope 0.1, intercept 1): logit(0.3) = -0.847, so (-0.847 - 1) / 0.1.
+    #expect(abs(detector.actingMargin(of: "up") - (log(0.3 / 0.7) - 1) / 0.1) < 1e-9)
+  }
+
   @Test("the gate refuses audio without a steady voiced run or without dynamics")
   func gate() {
     #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: .init(voiced: 0.01, longestVoiced: 0.01, dynamicRange: 30)) == 0)
