@@ -68,9 +68,9 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// parted by pauses has each of them checked on its own (see `PocketSphinxRecognizer.verify`).
   /// A word without one uses `defaultPartingMargin`.
   public var partingMargins: [String: Double] = [:]
-  /// Below this margin no calibration the tuner has written acts on a word (60 and more
-  /// under 0; the shipped detector's companions act from -31 for "down", -52 for "up" and
-  /// "left", -58 for "right").
+  /// Without a detector's margins (tuning, where the detector is being learned): below this
+  /// the shipped detector takes no command word (its words count from -31 for "down", -52
+  /// for "up" and "left", -58 for "right").
   public static let defaultPartingMargin = -60.0
 
   /// See `partingMargins`.
