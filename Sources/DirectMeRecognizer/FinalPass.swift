@@ -260,6 +260,10 @@ extension PocketSphinxRecognizer {
     // its stretch does not hold (below `RecognizerConfiguration.partingMargins`): their sounds are
     // checked one by one.
     var spanning: [Int] = []
+    // Whether the commands reading's words of `slot` share time with `sound`.
+    let overlaps = { (slot: [Int], sound: ClosedRange<Double>) in
+      commands.segments[slot.first!].start < sound.upperBound && commands.segments[slot.last!].end > sound.lowerBound
+    }
     let shortIslands = Self.islands(energies, quiet: quiet, pauseFrames: Self.spanningPauseFrames)
     var spanned: [ClosedRange<Double>] = []
     for (position, slot) in slots.enumerated() {
@@ -366,7 +370,7 @@ extension PocketSphinxRecognizer {
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
-      let within = shortIslands.filter { $0.lowerBound < last.end && $0.upperBound > first.start }
+      let within = shortIslands.filter { overlaps(slot, $0) }
       if margin < configuration.partingMargin(of: said ?? marked.segments[keep].word), within.count >= 2 {
         spanning.append(position)
         spanned += within.filter { !spanned.contains($0) }
@@ -392,7 +396,6 @@ extension PocketSphinxRecognizer {
       marked.segments.insert(word, at: at)
       others.segments.insert(other, at: at)
     }
-    for word in pending { insert(word.command, other: word.other) }
     // A stretch of voiced sound between pauses that the commands reading heard no command
     // in, in an utterance that has commands elsewhere, is checked like a slot: a short "up"
     // the reading dropped from "up. down. down." ("down down").
@@ -403,11 +406,7 @@ extension PocketSphinxRecognizer {
     var found: [(command: WordSegment, other: WordSegment)] = []
     let candidates = (slots.isEmpty ? [] : islands).map { ($0, false) } + spanned.map { ($0, true) }
     for (unheard, parted) in candidates {
-      let heardHere = slots.indices.contains { position in
-        let slot = slots[position]
-        return (!parted || !spanning.contains(position)) && commands.segments[slot.first!].start < unheard.upperBound
-          && commands.segments[slot.last!].end > unheard.lowerBound
-      }
+      let heardHere = slots.indices.contains { (!parted || !spanning.contains($0)) && overlaps(slots[$0], unheard) }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
       // A part may hold carriers ("um, go up" parts into "um" and "go up").
@@ -424,23 +423,15 @@ extension PocketSphinxRecognizer {
       // explain it clearly better than any other word does (`partedMargin`).
       if parted && word.margin! < Self.partedMargin { continue }
       if let other { gap += command.score - other.score }
-      for position in spanning {
-        let start = commands.segments[slots[position].first!].start
-        if start < unheard.upperBound && commands.segments[slots[position].last!].end > unheard.lowerBound {
-          replaced.insert(position)
-        }
-      }
+      replaced.formUnion(spanning.filter { overlaps(slots[$0], unheard) })
       found.append((word, otherWord(in: other, start: word.start, end: word.end, score: command.score)))
     }
+    // (Before any word is inserted, the slot's word is where the commands reading has it.)
     for position in replaced {
-      // Found by its start: words may have been inserted before it.
-      let start = commands.segments[slots[position].first!].start
-      if let index = marked.segments.firstIndex(where: { $0.margin != nil && $0.start == start }) {
-        marked.segments[index].word = "<sil>"
-        others.segments[index].word = "<sil>"
-      }
+      marked.segments[slots[position].first!].word = "<sil>"
+      others.segments[slots[position].first!].word = "<sil>"
     }
-    for word in found { insert(word.command, other: word.other) }
+    for word in pending + found { insert(word.command, other: word.other) }
     others.score = commands.score - gap
     return [marked, others].sorted { $0.score > $1.score }.prefix(configuration.maximumTranscriptions).map { $0 }
   }
