@@ -5,9 +5,11 @@
 #   2. writes synthetic room noises (directme-bench noises);
 #   3. adapts Debian's en-us model on the adaptation part, each clip also mixed with a noise
 #      (a room noise, or babble made from the adaptation speakers' other words) at 5-20 dB SNR
-#      (directme adapt: MAP through sphinxtrain);
+#      (directme adapt: MAP through sphinxtrain, the mixture weights and variances held near
+#      Debian's by a prior weight of 1000 frames);
 #   4. learns the detector on the tuning part's speakers, with noisy copies and noise-only
-#      stretches, and checks it on held-out speakers (directme tune);
+#      stretches, at most 2.5% of their other words moving the ninja, and checks it on
+#      held-out speakers (directme tune);
 #   5. measures how the adaptation speakers' voices vary (directme-bench voices), for the
 #      voice check of personal models;
 #   6. adapts a model for synthetic voices on top of it (directme-bench synthetic-labels,
@@ -31,8 +33,9 @@ mkdir -p "$work"
 rm -rf "$work/adapt-noise"
 "$bench" noises --out "$work/adapt-noise" --seconds 60 --variants 2 --seed 7 \
   --babble-from "$work/adaptation.tsv" --babble-variants 4 >/dev/null
-"$bin" adapt "$work/adaptation.tsv" --out "$work/en-us-directme" --noise "$work/adapt-noise" --snr 5:20 --force
-"$bin" tune "$work/tuning.tsv" --model "$work/en-us-directme" --noise "$work/noise" --check-share 0.4 \
+"$bin" adapt "$work/adaptation.tsv" --out "$work/en-us-directme" --noise "$work/adapt-noise" --snr 5:20 \
+  --prior-weight 1000 --force
+"$bin" tune "$work/tuning.tsv" --model "$work/en-us-directme" --noise "$work/noise" --check-share 0.4 --max-false-alarms 0.025 \
   --cache "$work/tune-cache.json" --report "$work/tune-report.json" | tee "$work/tune.txt"
 rm -rf models/en-us-directme.new
 mkdir -p models/en-us-directme.new

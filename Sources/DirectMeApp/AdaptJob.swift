@@ -45,6 +45,7 @@ public struct AdaptJob {
       "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
         + "(\(String(format: "%.1f", summary.seconds / 60)) min"
         + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
+        + (summary.priorWeight.map { ", prior weight \(String(format: "%g", $0))" } ?? "")
         + ") -> \(out)")
   }
 }

@@ -193,7 +193,7 @@ public struct ModelAdapter: Sendable {
           "-mapmeanfn", staging.appendingPathComponent("means").path,
           "-mapvarfn", staging.appendingPathComponent("variances").path, "-mapmixwfn", newWeights,
           "-maptmatfn", work.appendingPathComponent("map_transition_matrices").path,
-        ],
+        ] + (options.priorWeight.map { ["-fixedtau", "yes", "-tau", String($0)] } ?? []),
         log: work.appendingPathComponent("map_adapt.log"))
       try tools.run(
         "mk_s2sendump",
@@ -226,7 +226,8 @@ public struct ModelAdapter: Sendable {
       method: method.rawValue, recordings: items.count, noisyCopies: noises.isEmpty ? 0 : options.noisyCopies,
       reverberantCopies: Self.copies(of: items.count, every: options.reverbEvery),
       shiftedVoiceCopies: Self.copies(of: items.count, every: options.voiceShiftEvery),
-      clippedCopies: Self.copies(of: items.count, every: options.clipEvery), seconds: seconds, baseModel: base,
+      clippedCopies: Self.copies(of: items.count, every: options.clipEvery), seconds: seconds,
+      priorWeight: method == .map ? options.priorWeight : nil, baseModel: base,
       noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()

@@ -58,6 +58,12 @@ struct Adapt: ParsableCommand {
       valueName: "N"))
   var clipEvery: Int = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "MAP only: how many frames of evidence the base model's mixture weights and variances count as against the recordings' (sphinxtrain's tau; DirectMe's model uses 1000); default: estimated from the data.",
+      valueName: "frames"))
+  var priorWeight: Double?
+
   @Option(help: "Parallel jobs.")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -76,6 +82,10 @@ struct Adapt: ParsableCommand {
     guard reverbEvery >= 0 else { throw ValidationError("--reverb-every must be 0 or more") }
     guard voiceShiftEvery >= 0 else { throw ValidationError("--voice-shift-every must be 0 or more") }
     guard clipEvery >= 0 else { throw ValidationError("--clip-every must be 0 or more") }
+    if let priorWeight {
+      guard priorWeight > 0, priorWeight.isFinite else { throw ValidationError("--prior-weight must be a number above 0") }
+      guard method != .mllr else { throw ValidationError("--prior-weight is for MAP; MLLR has no prior weight") }
+    }
   }
 
   func run() throws {
@@ -88,6 +98,7 @@ struct Adapt: ParsableCommand {
       options.reverbEvery = reverbEvery
       options.voiceShiftEvery = voiceShiftEvery
       options.clipEvery = clipEvery
+      options.priorWeight = priorWeight
       options.jobs = jobs
       try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }

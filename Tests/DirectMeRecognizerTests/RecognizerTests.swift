@@ -305,7 +305,9 @@ struct RecognizerSpeechTests {
     // 0.95 s, margin -244), and nothing came through; each sound is now checked on its own.
     // (The bench's "synthetic speech, commands after a hesitation": 56.2% -> 62.5% exact.)
     // Parted below the margins under which the shipped detector takes each word in no way, as
-    // the app passes them (rms's "um, go up" was read as one "up" at -57.9, above -60).
+    // the app passes them. (rms's "um, go up", read as one "up" at -57.9, was parted under the
+    // detector of stop 54, which took "up" from -52; today's takes it from -69.7 beside another
+    // command, so that word is left whole, and the case is no longer one for parting.)
     var configuration = shippedConfiguration()
     let detector = try Detector.load(shippedModel + "/detector.json")
     configuration.partingMargins = Dictionary(
@@ -316,7 +318,7 @@ struct RecognizerSpeechTests {
     let cases: [(TestSupport.Voice, String, [Direction])] = [
       (.init(.flite, "slt"), "um, right", [.right]), (.init(.flite, "rms"), "hmm, down", [.down]),
       // Heard as one "up" from the "uh" on; its second sound only with its carriers' rules.
-      (.init(.espeak, "en-us+f5", rate: 130), "uh, up", [.up]), (.init(.flite, "rms"), "um, go up", [.up]),
+      (.init(.espeak, "en-us+f5", rate: 130), "uh, up", [.up]),
     ]
     let wrong = try Self.wrongDirections(cases, folder: folder, recognizer: recognizer)
     #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count) wrong: \(wrong.joined(separator: "; "))")

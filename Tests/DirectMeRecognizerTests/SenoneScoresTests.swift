@@ -173,12 +173,14 @@ struct SenoneScoresTests {
   @Test("a part of an utterance's kept scores decodes as that part of the utterance")
   func parts() throws {
     let decoder = try finalDecoder()
-    let samples = try spoken(["left. up. down."], tag: "senscr-parts")[0]
+    // (The people's model reads all three words of this voice's "up. left. down."; since its
+    // variances were held near Debian's, it reads the "up" of "left. up. down." as "then".)
+    let samples = try spoken(["up. left. down."], tag: "senscr-parts")[0]
     try decoder.select(search: "commands")
     let (reading, kept) = try decoder.decodeWholeKeepingScores(samples)
     let scores = try #require(kept)
     let commands = try #require(reading).segments.filter { ["up", "down", "left", "right"].contains($0.word) }
-    #expect(commands.map(\.word) == ["left", "up", "down"])
+    #expect(commands.map(\.word) == ["up", "left", "down"])
     try decoder.select(search: "direction")
     for word in commands {
       // The word and 50 ms either side.

@@ -75,6 +75,48 @@ struct AdaptationTests {
     #expect(try Detector.load(file.path) == detector)
   }
 
+  @Test("MAP with a prior weight keeps the variances nearer the base model's than the weights map_adapt estimates, and records it")
+  func priorWeight() throws {
+    let folder = try TestSupport.temporaryFolder("adapt-prior")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recordings = try makeRecordings(in: folder)
+    let items = recordings.map { AdaptationItem(audio: $0.path, words: $0.transcript!.split(separator: " ").map(String.init)) }
+    let base = try gaussians(stockModel + "/variances")
+    // How far the variances moved: the mean of |log(adapted / base)| over the Gaussians in use.
+    func moved(weight: Double?) throws -> (distance: Double, summary: AdaptationSummary) {
+      var options = AdaptationOptions(baseModel: stockModel, dictionary: dictionary)
+      options.method = .map
+      options.priorWeight = weight
+      options.jobs = 2
+      let output = folder.appendingPathComponent("model-\(weight ?? 0)")
+      let summary = try ModelAdapter(options: options).adapt(items, output: output, work: folder.appendingPathComponent("work-\(weight ?? 0)"))
+      let written = try JSONDecoder().decode(AdaptationSummary.self, from: Data(contentsOf: output.appendingPathComponent("adaptation.json")))
+      #expect(written.priorWeight == weight)
+      let adapted = try gaussians(output.appendingPathComponent("variances").path)
+      try #require(adapted.count == base.count && !base.isEmpty)
+      let used = zip(base, adapted).filter { $0.0 > 1e-6 && $0.1 > 1e-6 }
+      return (used.map { abs(log(Double($1 / $0))) }.reduce(0, +) / Double(used.count), summary)
+    }
+    let estimated = try moved(weight: nil)
+    let held = try moved(weight: 1000)
+    #expect(estimated.summary.priorWeight == nil && held.summary.priorWeight == 1000 && held.summary.method == "map")
+    #expect(held.distance < estimated.distance * 0.8, "variances moved \(held.distance) with weight 1000, \(estimated.distance) estimated")
+  }
+
+  /// The values of a sphinxtrain Gaussian parameter file (`means`, `variances`).
+  func gaussians(_ path: String) throws -> [Float] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let header = try #require(data.range(of: Data("endhdr\n".utf8)))
+    let ints = { (at: Int) in data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: Int32.self) } }
+    var offset = header.upperBound + 4  // after the byte-order mark
+    let features = Int(ints(offset + 4))
+    offset += 12 + 4 * features  // codebooks, features, densities, each feature's length
+    let count = Int(ints(offset))
+    offset += 4
+    try #require(data.count >= offset + 4 * count)
+    return (0..<count).map { index in data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4 * index, as: Float.self) } }
+  }
+
   @Test("problems are found before any long work, each one line naming the file")
   func problems() throws {
     let folder = try TestSupport.temporaryFolder("adapt-errors")
