@@ -52,7 +52,7 @@ mkdir -p models/en-us-directme.new
 "$bin" adapt "$work/synthetic/synthetic-narrowband.tsv" --base "$work/en-us-directme" --method map \
   --out "$work/synthetic-narrowband" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
-  --routed-model synthetic-voices --narrowband-model synthetic-narrowband
+  --routed-model synthetic-voices --narrowband-model synthetic-narrowband --fit-margin 8
 for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json routing.json routing-references.f32; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
