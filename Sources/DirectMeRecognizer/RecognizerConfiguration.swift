@@ -68,9 +68,10 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// parted by pauses has each of them checked on its own (see `PocketSphinxRecognizer.verify`).
   /// A word without one uses `defaultPartingMargin`.
   public var partingMargins: [String: Double] = [:]
-  /// Without a detector's margins (tuning, where the detector is being learned): below this
-  /// the shipped detector takes no command word (its words count from -31 for "down", -52
-  /// for "up" and "left", -58 for "right").
+  /// Without a detector's margins (tuning, where the detector is being learned). Chosen when
+  /// below it the shipped detector took no command word (stop 54's counted from -31 for
+  /// "down", -52 for "up" and "left", -58 for "right"; today's takes "up" from -70 beside
+  /// another command, "down" from -31, "left" from -45, "right" from -61).
   public static let defaultPartingMargin = -60.0
 
   /// See `partingMargins`.
