@@ -511,6 +511,15 @@ struct ExecutableTests {
     #expect(refused.stderr.contains("already exists and is not empty"), "\(refused.stderr)")
     #expect(FileManager.default.fileExists(atPath: taken.appendingPathComponent("notes.txt").path))
 
+    // A prior weight is MAP's: asked of MLLR, or not a weight, it is refused before any work.
+    for (arguments, problem) in [
+      (["--method", "mllr", "--prior-weight", "1000"], "--prior-weight is for MAP"), (["--prior-weight", "0"], "must be a number above 0"),
+    ] {
+      let wrong = try TestSupport.run([executable!.path, "adapt", labels.path, "--out", folder.appendingPathComponent("w").path] + arguments)
+      #expect(wrong.status != 0 && wrong.stderr.contains(problem), "\(wrong.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("w").path))
+    }
+
     let noCommands = folder.appendingPathComponent("others.tsv")
     try "up.wav\t\thello\n".write(to: noCommands, atomically: true, encoding: .utf8)
     let tune = try TestSupport.run([executable!.path, "tune", noCommands.path, "--out", folder.appendingPathComponent("d.json").path])
