@@ -129,14 +129,8 @@ public struct RecognizerOptions: ParsableArguments {
     var configuration = configuration
     let detector = try loadDetector()
     configuration.secondOpinion = try secondOpinion(of: detector)
-    configuration.partingMargins = partingMargins(of: detector)
+    configuration.partingMargins = detector.actingMargins(of: Vocabulary.standard.commands.keys, threshold: threshold)
     return try PocketSphinxRecognizer(configuration: configuration)
-  }
-
-  /// By command word, the margin below which `detector` takes it in no way
-  /// (`Detector.actingMargin`).
-  public func partingMargins(of detector: Detector) -> [String: Double] {
-    Dictionary(uniqueKeysWithValues: Vocabulary.standard.commands.keys.map { ($0, detector.actingMargin(of: $0, threshold: threshold)) })
   }
 
   /// What the recognizer asks the model `detector`'s model was adapted from (see

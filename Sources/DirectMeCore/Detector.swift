@@ -228,6 +228,12 @@ public struct Detector: Hashable, Sendable, Codable {
     calibration(for: word).margin(forConfidence: lowestActing(threshold: threshold))
   }
 
+  /// `actingMargin` of each of `words`, by word: the margins below which the final pass parts
+  /// a command word drawn over a pause (`RecognizerConfiguration.partingMargins`).
+  public func actingMargins(of words: some Sequence<String>, threshold: Double? = nil) -> [String: Double] {
+    Dictionary(words.map { ($0, actingMargin(of: $0, threshold: threshold)) }, uniquingKeysWith: { first, _ in first })
+  }
+
   /// The confidence that `word` was said, given its margin and duration and the audio's evidence.
   public func confidence(word: String, margin: Double, duration: Double, signal: SignalEvidence?) -> Double {
     guard gate.passes(signal) else { return 0 }

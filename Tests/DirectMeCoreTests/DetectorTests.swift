@@ -37,6 +37,8 @@ struct DetectorTests {
     }
     // "up" (slope 0.1, intercept 1): logit(0.3) = -0.847, so (-0.847 - 1) / 0.1.
     #expect(abs(detector.actingMargin(of: "up") - (log(0.3 / 0.7) - 1) / 0.1) < 1e-9)
+    // By word, each word once.
+    #expect(detector.actingMargins(of: ["up", "left", "up"]) == ["up": detector.actingMargin(of: "up"), "left": detector.actingMargin(of: "left")])
   }
 
   @Test("the gate refuses audio without a steady voiced run or without dynamics")

@@ -310,8 +310,7 @@ struct RecognizerSpeechTests {
     // command, so that word is left whole, and the case is no longer one for parting.)
     var configuration = shippedConfiguration()
     let detector = try Detector.load(shippedModel + "/detector.json")
-    configuration.partingMargins = Dictionary(
-      uniqueKeysWithValues: configuration.commandWords.map { ($0, detector.actingMargin(of: $0)) })
+    configuration.partingMargins = detector.actingMargins(of: configuration.commandWords)
     let recognizer = try PocketSphinxRecognizer(configuration: configuration)
     let folder = try TestSupport.temporaryFolder("hesitation")
     defer { try? FileManager.default.removeItem(at: folder) }
