@@ -187,6 +187,7 @@ struct VoiceRoutingTests {
   @Test("a routing written with its references beside it loads as it was; a short or missing references file is named")
   func referencesBeside() throws {
     let folder = try TestSupport.temporaryFolder("routing-beside")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let written = VoiceRouting(
       name: "synthetic", model: "synthetic-voices", scale: [1, 2], people: [[0.123556, -4], [0, 1], [1, 0]],
       voices: [[10, 10], [9, -0.5]], neighbours: 2, margin: 0.5)
@@ -257,6 +258,7 @@ struct VoiceRoutingTests {
         "people" : [ [1.5e1, -2] ,[ 0.25,3 ] ], "scale":[1,1], "voices":[[-1E-2,4]], "neighbours": 3, "margin": 0.2 }
       """
     let folder = try TestSupport.temporaryFolder("routing-tricky")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try Data(tricky.utf8).write(to: folder.appendingPathComponent(VoiceRouting.fileName))
     let expected = try #require(try VoiceRouting.load(modelFolder: folder.path))
     #expect(expected.people.rows == [[15, -2], [0.25, 3]] && expected.voices.rows == [[-0.01, 4]])

@@ -279,7 +279,9 @@ func overdrivenClipsAreClipped() throws {
     return Int16(level * sin(2 * Double.pi * 200 * Double(index) / 16_000))
   }
   let items = (0..<4).map { BenchItem(id: "tone \($0)", condition: "test", expected: [.up], samples: tone, speaker: "s") }
-  let builder = CorpusBuilder(cache: try TestSupport.temporaryFolder("overdriven"))
+  let cache = try TestSupport.temporaryFolder("overdriven")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
   let clipped = try builder.overdriven(items)
   #expect(clipped.map(\.id) == ["clipped/tone 1", "clipped/tone 3"], "every other item: the half narrowband leaves")
   for item in clipped {
@@ -299,7 +301,9 @@ func narrowbandClipsLoseTheirHighs() throws {
     return Int16(6_000 * sin(2 * Double.pi * 1_000 * t) + 6_000 * sin(2 * Double.pi * 6_000 * t))
   }
   let items = (0..<4).map { BenchItem(id: "tones \($0)", condition: "test", expected: [.left], samples: tones, speaker: "s") }
-  let builder = CorpusBuilder(cache: try TestSupport.temporaryFolder("narrowband"))
+  let cache = try TestSupport.temporaryFolder("narrowband")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
   let narrow = try builder.narrowband(items, condition: CorpusBuilder.syntheticNarrowband)
   #expect(narrow.map(\.id) == ["8 kHz/tones 0", "8 kHz/tones 2"])
   /// The power of `samples` at `frequency` (Goertzel), over the middle half.
@@ -326,7 +330,9 @@ func hummedClipsHum() throws {
     index >= 4_000 && index < 12_000 ? Int16(8_000 * sin(2 * Double.pi * 200 * Double(index) / 16_000)) : 0
   }
   let items = (0..<4).map { BenchItem(id: "tone \($0)", condition: "test", expected: [.up], samples: tone, speaker: "s") }
-  let builder = CorpusBuilder(cache: try TestSupport.temporaryFolder("hummed"))
+  let cache = try TestSupport.temporaryFolder("hummed")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
   let hummed = try builder.hummed(items)
   #expect(hummed.map(\.id) == ["hum/tone 1", "hum/tone 3"], "every other item: the half overdriven takes")
   for item in hummed {
@@ -373,7 +379,9 @@ let hasFestival8k =
 
 @Test("the bench's festival 8 kHz voices: none without their folder")
 func festival8kAbsent() throws {
-  #expect(try CorpusBuilder(cache: try TestSupport.temporaryFolder("festival-8k")).festival8k(folder: "/nonexistent").isEmpty)
+  let cache = try TestSupport.temporaryFolder("festival-8k")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  #expect(try CorpusBuilder(cache: cache).festival8k(folder: "/nonexistent").isEmpty)
 }
 
 @Test(
