@@ -41,11 +41,23 @@ public struct AdaptJob {
       bar.update(progress.stage, progress.done, progress.total)
     }
     bar.finish()
-    output.line(
-      "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
-        + "(\(String(format: "%.1f", summary.seconds / 60)) min"
-        + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
-        + (summary.priorWeight.map { ", prior weight \(String(format: "%g", $0))" } ?? "")
-        + ") -> \(out)")
+    output.line(Self.summaryLine(summary, out: out))
+  }
+
+  /// What the adaptation did, in one line: the recordings and every kind of copy made of them.
+  static func summaryLine(_ summary: AdaptationSummary, out: String) -> String {
+    "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
+      + "(\(String(format: "%.1f", summary.seconds / 60)) min"
+      + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
+      + copies(summary.reverberantCopies, "in a reverberant room") + copies(summary.shiftedVoiceCopies, "in a shifted voice")
+      + copies(summary.clippedCopies, "clipped")
+      + (summary.priorWeight.map { ", prior weight \(String(format: "%g", $0))" } ?? "")
+      + ") -> \(out)"
+  }
+
+  /// ", N copies KIND" when some were made.
+  private static func copies(_ count: Int?, _ kind: String) -> String {
+    guard let count, count > 0 else { return "" }
+    return ", \(count) \(count == 1 ? "copy" : "copies") \(kind)"
   }
 }

@@ -1,0 +1,25 @@
+import DirectMeTraining
+import Foundation
+import Testing
+
+@testable import DirectMeApp
+
+@Suite("adapt's summary line")
+struct AdaptJobTests {
+  func summary(_ json: String) throws -> AdaptationSummary {
+    try JSONDecoder().decode(AdaptationSummary.self, from: Data(json.utf8))
+  }
+
+  @Test("names every kind of copy the adaptation made, and only those")
+  func copies() throws {
+    let all = try summary(
+      #"{"method": "map", "recordings": 2990, "noisyCopies": 1, "reverberantCopies": 1, "shiftedVoiceCopies": 1495, "clippedCopies": 0, "seconds": 3240, "priorWeight": 1000, "baseModel": "base", "snr": "5:20"}"#)
+    #expect(
+      AdaptJob.summaryLine(all, out: "m")
+        == "adapted base by MAP on 2990 recordings (54.0 min, plus 1 noisy copy each at 5:20 dB, 1 copy in a reverberant room, "
+        + "1495 copies in a shifted voice, prior weight 1000) -> m")
+    // A model made before the copies were counted (absent from its adaptation.json).
+    let old = try summary(#"{"method": "mllr", "recordings": 30, "noisyCopies": 0, "seconds": 90, "baseModel": "base"}"#)
+    #expect(AdaptJob.summaryLine(old, out: "m") == "adapted base by MLLR on 30 recordings (1.5 min) -> m")
+  }
+}
