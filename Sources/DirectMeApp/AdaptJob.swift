@@ -48,7 +48,8 @@ public struct AdaptJob {
   static func summaryLine(_ summary: AdaptationSummary, out: String) -> String {
     "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
       + "(\(String(format: "%.1f", summary.seconds / 60)) min"
-      + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy copy each at \(summary.snr ?? "") dB" : "")
+      + (summary.noisyCopies > 0
+        ? ", plus \(summary.noisyCopies) noisy \(summary.noisyCopies == 1 ? "copy" : "copies") each at \(summary.snr ?? "") dB" : "")
       + copies(summary.reverberantCopies, "in a reverberant room") + copies(summary.shiftedVoiceCopies, "in a shifted voice")
       + copies(summary.clippedCopies, "clipped")
       + (summary.priorWeight.map { ", prior weight \(String(format: "%g", $0))" } ?? "")

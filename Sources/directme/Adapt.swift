@@ -40,6 +40,9 @@ struct Adapt: ParsableCommand {
   @Option(help: ArgumentHelp("Signal-to-noise ratios of the noisy copies, in dB.", valueName: "low:high"))
   var snr: SNRRange = SNRRange(argument: "5:20")!
 
+  @Option(help: ArgumentHelp("Noisy copies of each recording, each with its own noise and SNR (with --noise).", valueName: "N"))
+  var noisyCopies: Int = 1
+
   @Option(
     help: ArgumentHelp(
       "Also adapt on a copy of every N-th recording as heard in a reverberant room (synthetic, RT60 0.3-0.9 s); 0: none.",
@@ -79,6 +82,7 @@ struct Adapt: ParsableCommand {
 
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+    guard noisyCopies >= 1 else { throw ValidationError("--noisy-copies must be 1 or more") }
     guard reverbEvery >= 0 else { throw ValidationError("--reverb-every must be 0 or more") }
     guard voiceShiftEvery >= 0 else { throw ValidationError("--voice-shift-every must be 0 or more") }
     guard clipEvery >= 0 else { throw ValidationError("--clip-every must be 0 or more") }
@@ -95,6 +99,7 @@ struct Adapt: ParsableCommand {
       options.method = AdaptationOptions.Method(rawValue: method.rawValue) ?? .auto
       options.noiseFolder = noise
       options.snr = snr.range
+      options.noisyCopies = noisyCopies
       options.reverbEvery = reverbEvery
       options.voiceShiftEvery = voiceShiftEvery
       options.clipEvery = clipEvery

@@ -18,6 +18,9 @@ struct AdaptJobTests {
       AdaptJob.summaryLine(all, out: "m")
         == "adapted base by MAP on 2990 recordings (54.0 min, plus 1 noisy copy each at 5:20 dB, 1 copy in a reverberant room, "
         + "1495 copies in a shifted voice, prior weight 1000) -> m")
+    var two = all
+    two.noisyCopies = 2
+    #expect(AdaptJob.summaryLine(two, out: "m").contains(", plus 2 noisy copies each at 5:20 dB,"))
     // A model made before the copies were counted (absent from its adaptation.json).
     let old = try summary(#"{"method": "mllr", "recordings": 30, "noisyCopies": 0, "seconds": 90, "baseModel": "base"}"#)
     #expect(AdaptJob.summaryLine(old, out: "m") == "adapted base by MLLR on 30 recordings (1.5 min) -> m")

@@ -511,9 +511,11 @@ struct ExecutableTests {
     #expect(refused.stderr.contains("already exists and is not empty"), "\(refused.stderr)")
     #expect(FileManager.default.fileExists(atPath: taken.appendingPathComponent("notes.txt").path))
 
-    // A prior weight is MAP's: asked of MLLR, or not a weight, it is refused before any work.
+    // A prior weight is MAP's: asked of MLLR, or not a weight, it is refused before any work; so
+    // is a count of noisy copies under 1.
     for (arguments, problem) in [
       (["--method", "mllr", "--prior-weight", "1000"], "--prior-weight is for MAP"), (["--prior-weight", "0"], "must be a number above 0"),
+      (["--noisy-copies", "0"], "--noisy-copies must be 1 or more"),
     ] {
       let wrong = try TestSupport.run([executable!.path, "adapt", labels.path, "--out", folder.appendingPathComponent("w").path] + arguments)
       #expect(wrong.status != 0 && wrong.stderr.contains(problem), "\(wrong.stderr)")
