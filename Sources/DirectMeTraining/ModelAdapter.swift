@@ -123,6 +123,12 @@ public struct ModelAdapter: Sendable {
     }
     let method: AdaptationOptions.Method =
       options.method == .auto ? (seconds >= AdaptationOptions.minutesForMAP * 60 ? .map : .mllr) : options.method
+    if method == .mllr, let weight = options.priorWeight {
+      // Asked for MAP's prior weight, the user would otherwise get MLLR without a word.
+      throw ToolError(
+        "a prior weight (\(String(format: "%g", weight)) frames) is for MAP, and \(String(format: "%.1f", seconds / 60)) min of audio "
+          + "is adapted by MLLR (MAP from \(Int(AdaptationOptions.minutesForMAP)) min): leave the weight out, or ask for MAP (--method map)")
+    }
 
     // 2. Features, control file and transcripts.
     let ids = utterances.map(\.id)

@@ -143,6 +143,13 @@ struct AdaptationTests {
     #expect(unreadable.hasPrefix(text.path + ": cannot read the recording"), "\(unreadable)")
     let little = message([AdaptationItem(audio: good.path, words: ["up"])])
     #expect(little.hasPrefix("too little audio to adapt"), "\(little)")
+    // Enough audio for MLLR, not MAP: a prior weight is not dropped without a word.
+    var weighted = options
+    weighted.priorWeight = 1000
+    let enough = Array(repeating: AdaptationItem(audio: good.path, words: ["up"]), count: 100)
+    let mllr = message(enough, options: weighted)
+    #expect(mllr.hasPrefix("a prior weight (1000 frames) is for MAP, and "), "\(mllr)")
+    #expect(mllr.contains("is adapted by MLLR (MAP from 10 min)"), "\(mllr)")
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
   }
 }
