@@ -125,9 +125,12 @@ public struct ModelAdapter: Sendable {
       options.method == .auto ? (seconds >= AdaptationOptions.minutesForMAP * 60 ? .map : .mllr) : options.method
     if method == .mllr, let weight = options.priorWeight {
       // Asked for MAP's prior weight, the user would otherwise get MLLR without a word.
+      let why =
+        options.method == .mllr
+        ? "MLLR was asked for"
+        : "\(String(format: "%.1f", seconds / 60)) min of audio is adapted by MLLR (MAP from \(Int(AdaptationOptions.minutesForMAP)) min)"
       throw ToolError(
-        "a prior weight (\(String(format: "%g", weight)) frames) is for MAP, and \(String(format: "%.1f", seconds / 60)) min of audio "
-          + "is adapted by MLLR (MAP from \(Int(AdaptationOptions.minutesForMAP)) min): leave the weight out, or ask for MAP (--method map)")
+        "a prior weight (\(String(format: "%g", weight)) frames) is for MAP, and \(why): leave the weight out, or ask for MAP (--method map)")
     }
 
     // 2. Features, control file and transcripts.
@@ -233,7 +236,7 @@ public struct ModelAdapter: Sendable {
       reverberantCopies: Self.copies(of: items.count, every: options.reverbEvery),
       shiftedVoiceCopies: Self.copies(of: items.count, every: options.voiceShiftEvery),
       clippedCopies: Self.copies(of: items.count, every: options.clipEvery), seconds: seconds,
-      priorWeight: method == .map ? options.priorWeight : nil, baseModel: base,
+      priorWeight: options.priorWeight, baseModel: base,
       noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()
