@@ -69,6 +69,7 @@ public struct StageReplay: @unchecked Sendable {
 
   func run(_ channel: StageChannel) {
     var failed = false
+    var directions = 0
     for file in files {
       do {
         let source = try AudioFileSource(path: file)
@@ -93,13 +94,23 @@ public struct StageReplay: @unchecked Sendable {
             do { try recorder?.record(event, source: file) } catch { output.warning("directme: error: \(error)") }
           })
         for warning in source.warnings { output.warning("directme: warning: \(warning)") }
+        directions += result.directions.count
         channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
       } catch {
         output.warning("directme: error: \(error)")
         failed = true
       }
     }
+    // The window's last frame (and screenshot) says the replay is over, not "Listening...".
+    channel.post(.prompt(Self.summary(files: files.count, directions: directions, failed: failed)))
     channel.post(.finished(failed: failed))
+  }
+
+  /// What the window shows once every file is replayed.
+  static func summary(files: Int, directions: Int, failed: Bool) -> String {
+    let fileCount = files == 1 ? "1 file" : "\(files) files"
+    let directionCount = directions == 1 ? "1 direction" : "\(directions) directions"
+    return "Replayed \(fileCount): \(directionCount)" + (failed ? " (problems: see the terminal)" : "")
   }
 }
 

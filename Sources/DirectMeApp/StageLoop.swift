@@ -215,6 +215,8 @@ public func runStage(
       case .finished(let didFail):
         finished = true
         failed = failed || didFail
+        // Nothing more is heard: the window (and its screenshot) no longer says "Listening...".
+        stage.setListening(false)
       }
       dirty = true
     }

@@ -73,10 +73,17 @@ struct StageLoopTests {
     #expect(last.lastInstructions == [.left, .up])
     #expect(fake.scenes.count > 2, "the move is animated over several frames")
     #expect(last.level == 0.5, "the input level meter")
+    #expect(!last.isListening, "once the producer has finished, the window no longer says it is listening")
     #expect(fake.screenshots == ["/tmp/x.png"])
     #expect(lines.lines.contains("instruction 1: left -> (300, 300)"), "\(lines.lines)")
     #expect(lines.lines.contains("screenshot: /tmp/x.png"))
     #expect(fake.wakes >= 3, "each post wakes the window")
+  }
+
+  @Test("a finished replay says what it did instead of the listening hint")
+  func replaySummary() {
+    #expect(StageReplay.summary(files: 1, directions: 2, failed: false) == "Replayed 1 file: 2 directions")
+    #expect(StageReplay.summary(files: 3, directions: 1, failed: true) == "Replayed 3 files: 1 direction (problems: see the terminal)")
   }
 
   @Test("headless: nothing is drawn, the results and positions are printed, a failure is reported")

@@ -163,6 +163,8 @@ struct ExecutableTests {
     let image = try TestSupport.bmpPixels(shot)
     let centre = try #require(TestSupport.spriteCentre(in: image), "no ninja in the screenshot")
     #expect(abs(centre.x - position.x) <= 2 && abs(centre.y - position.y) <= 2, "ninja at \(centre), instructions put it at \(position)")
+    // The replay is over: the button is green ("Record Directions"), not red ("End Recording").
+    #expect(image[20, 20] == (39, 174, 96), "button colour \(image[20, 20]) after the replay ended")
   }
 
   @Test("live from a virtual microphone: the ninja ends where the spoken commands say")
