@@ -11,7 +11,9 @@
 #      stretches, at most 2.5% of their other words moving the ninja, and checks it on
 #      held-out speakers (directme tune);
 #   5. measures how the adaptation speakers' voices vary (directme-bench voices), for the
-#      voice check of personal models;
+#      voice check of personal models, and learns how far a voice lies above or below theirs
+#      from their clips shifted by known amounts (directme-bench warp), for the final pass to
+#      hear a voice far from theirs through a warped filterbank;
 #   6. adapts a model for synthetic voices on top of it (directme-bench synthetic-labels,
 #      directme adapt), another on the same clips through an 8 kHz link, and writes the
 #      routing of synthetic-sounding utterances to them.
@@ -42,6 +44,9 @@ mkdir -p models/en-us-directme.new
 # mdef is left out: it is the base model's, byte for byte (read from there through adaptation.json).
 # How people's voices vary (for personal models' voice checks), measured on the adaptation part.
 "$bench" voices "$work/adaptation.tsv" --model "$work/en-us-directme" --out "$work/en-us-directme/voices.json"
+# How far a voice lies above or below the adaptation speakers' (their clips shifted by sox's
+# pitch, -300 to +300 cents), for the final pass's warped filterbank (warp.json).
+"$bench" warp "$work/adaptation.tsv" --model "$work/en-us-directme"
 # Synthetic voices (espeak-ng, flite at rates and pitches the benchmark does not use) get a
 # model of their own, adapted further from this one, and utterances whose voice is nearer
 # theirs than people's go to it (routing.json).
@@ -53,7 +58,7 @@ mkdir -p models/en-us-directme.new
   --out "$work/synthetic-narrowband" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
   --routed-model synthetic-voices --narrowband-model synthetic-narrowband --fit-margin 8
-for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json routing.json routing-references.f32; do
+for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json warp.json routing.json routing-references.f32; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
 for routed in synthetic-voices synthetic-narrowband; do

@@ -12,6 +12,7 @@
 #include <sphinxbase/cmd_ln.h>
 #include <sphinxbase/cmn.h>
 #include <sphinxbase/feat.h>
+#include <sphinxbase/fe.h>
 
 /// A log line from sphinxbase, already formatted (Swift cannot receive C varargs).
 typedef void (*directme_log_line_f)(int level, const char *line);
@@ -51,6 +52,18 @@ static inline void *directme_acmod(ps_decoder_t *ps) {
       || acmod[3] != (void *)ps_get_fe(ps) || acmod[4] != (void *)ps_get_feat(ps))
     return NULL;
   return acmod;
+}
+
+/// Puts `fe` in the place of the decoder's front end (its `acmod_t`'s) and returns the one
+/// it had, for the utterances started until it is put back; NULL (and nothing changed) when
+/// the decoder's layout is not the one `directme_acmod` knows or `fe` is NULL. The decoder
+/// keeps its reference to its own front end: the caller puts it back before freeing `fe`.
+static inline fe_t *directme_swap_front_end(ps_decoder_t *ps, fe_t *fe) {
+  void **acmod = directme_acmod(ps);
+  if (acmod == NULL || fe == NULL) return NULL;
+  fe_t *own = (fe_t *)acmod[3];
+  acmod[3] = fe;
+  return own;
 }
 
 #endif

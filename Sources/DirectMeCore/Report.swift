@@ -49,6 +49,9 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var voice: VoiceReport?
     /// The voices whose own model decoded it ("synthetic"), when not the usual model.
     public var voiceModel: String?
+    /// The factor the final pass's front end divided frequencies by (a voice heard as the
+    /// model's people's, `VoiceWarp`), when not 1.
+    public var warp: Double?
   }
   public struct VoiceReport: Codable, Hashable, Sendable {
     public var distance: Double?
@@ -127,7 +130,7 @@ public struct FileReport: Codable, Hashable, Sendable {
         VoiceReport(
           distance: $0.distance.isFinite ? $0.distance.rounded(to: 3) : nil, threshold: $0.threshold.rounded(to: 3),
           owner: $0.matches, nearestOwn: $0.nearestOwn?.rounded(to: 3), nearestOthers: $0.nearestOthers?.rounded(to: 3))
-      }, voiceModel: result.voiceModel)
+      }, voiceModel: result.voiceModel, warp: result.warp.map { $0.rounded(to: 3) })
   }
 
   /// One line of JSON.

@@ -127,10 +127,12 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public var voice: VoiceMatch?
   /// The voices whose own model decoded the utterance, when not the model's (`VoiceRouting`).
   public var voiceModel: String?
+  /// The factor the final pass's front end divided frequencies by (`VoiceWarp`), when not 1.
+  public var warp: Double?
 
   public init(
     transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil,
-    voice: VoiceMatch? = nil, voiceModel: String? = nil
+    voice: VoiceMatch? = nil, voiceModel: String? = nil, warp: Double? = nil
   ) {
     self.transcriptions = transcriptions
     self.start = start
@@ -139,6 +141,7 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
     self.signal = signal
     self.voice = voice
     self.voiceModel = voiceModel
+    self.warp = warp
   }
 
   /// The reading that holds the commands and their margins, when the recognizer decoded
@@ -161,7 +164,7 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
     RecognitionResult(
       transcriptions: transcriptions.map { $0.shifted(by: offset) },
       start: start + offset, end: end + offset, confidence: confidence, signal: signal, voice: voice,
-      voiceModel: voiceModel)
+      voiceModel: voiceModel, warp: warp)
   }
 }
 

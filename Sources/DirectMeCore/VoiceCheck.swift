@@ -8,7 +8,7 @@ import Foundation
 /// The voice is told by the utterance's mean cepstrum (its average spectral envelope: the
 /// speaker's vocal tract and the microphone and room), over the louder half of its frames,
 /// against the enrollment's, in units of how much that mean varies between people.
-public struct VoiceProfile: Codable, Hashable, Sendable {
+public struct VoiceProfile: ModelFolderFile, Hashable, Sendable {
   /// The enrolled voice's mean cepstrum (coefficients 1...12; 0 is loudness).
   public var mean: [Double]
   /// How much each coefficient's utterance mean varies between people (`VoicePopulation`).
@@ -130,35 +130,12 @@ public struct VoiceProfile: Codable, Hashable, Sendable {
     return profile
   }
 
-  /// Reads a voice profile (JSON).
-  public static func load(_ path: String) throws -> VoiceProfile {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw VoiceFileError(file: path, problem: "cannot read the voice profile")
-    }
-    let profile: VoiceProfile
-    do {
-      profile = try JSONDecoder().decode(VoiceProfile.self, from: data)
-    } catch {
-      throw VoiceFileError(file: path, problem: "not a voice profile (\(error))")
-    }
-    guard !profile.mean.isEmpty, profile.mean.count == profile.scale.count, profile.threshold > 0 else {
-      throw VoiceFileError(file: path, problem: "not a voice profile (mean and scale must have the same length, the threshold above 0)")
-    }
-    return profile
-  }
+  public static let kind = "voice profile"
 
-  /// The profile of a personal model folder, if it has one.
-  public static func load(modelFolder: String) throws -> VoiceProfile? {
-    let path = modelFolder + "/" + fileName
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
-    return try load(path)
-  }
-
-  /// The profile as pretty JSON with sorted keys.
-  public func json() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(self) + Data("\n".utf8)
+  /// Why the profile cannot be used, nil when it can.
+  public var problem: String? {
+    !mean.isEmpty && mean.count == scale.count && threshold > 0
+      ? nil : "mean and scale must have the same length, the threshold above 0"
   }
 }
 
@@ -206,7 +183,7 @@ public struct VoiceMatch: Codable, Hashable, Sendable {
 
 /// How people's voices vary: the spread of utterances' mean cepstra over many speakers
 /// (`voices.json` beside the shipped model, from the recordings it was adapted on).
-public struct VoicePopulation: Codable, Hashable, Sendable {
+public struct VoicePopulation: ModelFolderFile, Hashable, Sendable {
   public var mean: [Double]
   public var scale: [Double]
   public var notes: [String: String]
@@ -232,29 +209,8 @@ public struct VoicePopulation: Codable, Hashable, Sendable {
     return VoicePopulation(mean: mean, scale: scale, notes: notes)
   }
 
-  public static func load(_ path: String) throws -> VoicePopulation {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw VoiceFileError(file: path, problem: "cannot read the voice statistics")
-    }
-    do {
-      return try JSONDecoder().decode(VoicePopulation.self, from: data)
-    } catch {
-      throw VoiceFileError(file: path, problem: "not a voice statistics file (\(error))")
-    }
-  }
-
-  /// The statistics beside a model, if it has them.
-  public static func load(modelFolder: String) throws -> VoicePopulation? {
-    let path = modelFolder + "/" + fileName
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
-    return try load(path)
-  }
-
-  public func json() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return try encoder.encode(self) + Data("\n".utf8)
-  }
+  public static let kind = "voice statistics file"
+  public var problem: String? { nil }
 }
 
 /// An utterance's voice statistic: its mean cepstrum (coefficients 1...12) over the louder

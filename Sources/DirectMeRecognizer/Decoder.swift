@@ -50,6 +50,7 @@ final class Decoder {
   }
 
   deinit {
+    warpedFrontEnds.values.forEach { fe_free($0) }
     keptGrammars.forEach { jsgf_grammar_free($0) }
     directme_senone_scorer_detach(scorer)
     MappedFile.changingMappings { _ = ps_free(handle) }
@@ -407,6 +408,47 @@ final class Decoder {
     }
     let (status, log) = SphinxLog.capturing("selecting search \(name)") { ps_set_search(handle, name) }
     try check(status, "ps_set_search", log: log)
+  }
+
+  // MARK: Warped front ends
+
+  /// Front ends whose mel filterbank is warped (`-warp_type inverse_linear`), by warp factor
+  /// in thousandths, each made the first time it is asked for.
+  private var warpedFrontEnds: [Int: OpaquePointer] = [:]
+
+  /// Runs `body` with the utterances it starts heard through a front end whose frequency axis
+  /// is divided by `warp` (vocal tract length normalization: a voice whose formants lie 19%
+  /// higher than the model's people's is heard as theirs at 1.19); 1 is the decoder's own.
+  /// The warp is rounded to thousandths. The corresponding C functions are
+  /// `cmd_ln_set_str_r` and `fe_init_auto_r`.
+  func withWarp<T>(_ warp: Double, _ body: () throws -> T) throws -> T {
+    let key = Int((warp * 1000).rounded())
+    guard key != 1000 else { return try body() }
+    guard key > 0 else { throw PocketSphinxError(function: "fe_init_auto_r", message: "a warp factor must be positive (got \(warp))") }
+    let warped = try warpedFrontEnd(key)
+    guard let own = directme_swap_front_end(handle, warped) else {
+      throw PocketSphinxError(function: "fe_init_auto_r", message: "cannot change this decoder's front end")
+    }
+    defer { _ = directme_swap_front_end(handle, own) }
+    return try body()
+  }
+
+  /// The front end of warp `key` (thousandths), made from the decoder's options with the warp.
+  private func warpedFrontEnd(_ key: Int) throws -> OpaquePointer {
+    if let known = warpedFrontEnds[key] { return known }
+    let names = ["-warp_type", "-warp_params"]
+    let before = names.map { cmd_ln_str_r(config, $0).map { String(cString: $0) } }
+    cmd_ln_set_str_r(config, "-warp_type", "inverse_linear")
+    cmd_ln_set_str_r(config, "-warp_params", String(format: "%.3f", Double(key) / 1000))
+    let (frontEnd, log) = SphinxLog.capturing("making a warped front end") { fe_init_auto_r(config) }
+    for (name, value) in zip(names, before) {
+      if let value { cmd_ln_set_str_r(config, name, value) } else { cmd_ln_set_str_r(config, name, nil) }
+    }
+    guard let frontEnd else {
+      throw PocketSphinxError.from("fe_init_auto_r", log: log, fallback: "cannot make a front end warped by \(Double(key) / 1000)")
+    }
+    warpedFrontEnds[key] = frontEnd
+    return frontEnd
   }
 
   /// Decodes `samples` as a whole utterance and returns the best reading.

@@ -67,11 +67,18 @@ extension PocketSphinxRecognizer {
     }
     // Only the model's own decisions are checked by a second opinion (not a personal model's
     // in its owner's voice, nor the routed voices' model's).
-    var result = try finalPass(
-      on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
-      fillingDigitalSilence: routed == nil, scored: scored[ObjectIdentifier(final)])
+    // A voice far above or below the model's people's (a child's, a deep one) is heard as
+    // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
+    // model hear every voice as it is.
+    let warp = routed == nil && voice == nil ? voiceWarp.flatMap { warp in warpFeatures.map { warp.factor($0.cepstra(heard)) } } ?? 1 : 1
+    var result = try final.withWarp(warp) {
+      try finalPass(
+        on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
+        fillingDigitalSilence: routed == nil, scored: warp == 1 ? scored[ObjectIdentifier(final)] : nil)
+    }
     result.voice = voice
     result.voiceModel = routed
+    result.warp = warp == 1 ? nil : warp
     return result
   }
 

@@ -40,8 +40,13 @@ public final class PocketSphinxRecognizer: Recognizer {
   private var laterDecoders: [String: Decoder] = [:]
   /// Later decoders loading on a thread of their own, by model folder.
   private var preloading: [String: Preloading] = [:]
-  /// Measures each utterance's voice, for the voice check and the routing.
+  /// Measures each utterance's voice, for the voice check, the routing and the warp.
   let voiceFeatures: VoiceFeatures?
+  /// How far from the model's people each utterance's voice lies (the model's `warp.json`),
+  /// for the final pass to hear it as theirs.
+  let voiceWarp: VoiceWarp?
+  /// The front end `voiceWarp` measures with.
+  let warpFeatures: VoiceFeatures?
 
   /// The voice profile and the final pass's decoder for other voices.
   struct VoiceCheck {
@@ -85,7 +90,9 @@ public final class PocketSphinxRecognizer: Recognizer {
         model: second.model, of: configuration, namedIn: configuration.acousticModel, as: "the model asked for second opinions")
     }
     otherVoicesRouting = try profile.flatMap { try loadRouting($0.otherVoicesModel) }
+    voiceWarp = configuration.finalPass == .batch ? try VoiceWarp.load(modelFolder: configuration.acousticModel) : nil
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
+    warpFeatures = try voiceWarp.map { try VoiceFeatures(model: configuration.acousticModel, overriding: $0.frontEndOptions) }
     if configuration.finalPass == .batch {
       let loadingFinal = loading
       Thread {

@@ -18,16 +18,22 @@ public final class VoiceFeatures {
 
   /// A front end configured like `model`'s features. The corresponding C functions are
   /// `cmd_ln_parse_r` and `fe_init_auto_r`.
-  public init(model: String) throws {
+  ///
+  /// `overriding`: front-end options set whatever `feat.params` says (`-nfilt`, `-ncep`: a
+  /// finer spectrum for `VoiceWarp`).
+  public init(model: String, overriding: [String: String] = [:]) throws {
     var options = ["-samprate", "16000", "-remove_silence", "no", "-dither", "no"]
     if let params = AcousticModelFiles.path(of: "feat.params", in: model),
       let text = try? String(contentsOfFile: params, encoding: .utf8)
     {
       for line in text.split(whereSeparator: \.isNewline) {
         let parts = line.split(whereSeparator: \.isWhitespace).map(String.init)
-        if parts.count == 2, Self.frontEndOptions.contains(parts[0]), parts[0] != "-samprate" { options += parts }
+        if parts.count == 2, Self.frontEndOptions.contains(parts[0]), parts[0] != "-samprate", overriding[parts[0]] == nil {
+          options += parts
+        }
       }
     }
+    for (name, value) in overriding.sorted(by: { $0.key < $1.key }) { options += [name, value] }
     let (config, log) = SphinxLog.capturing("reading front-end options") {
       withCStrings(["directme"] + options) { argv in
         cmd_ln_parse_r(nil, fe_get_args(), Int32(argv.count), argv.baseAddress, 0)

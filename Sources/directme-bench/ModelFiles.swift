@@ -235,6 +235,138 @@ struct VoiceStatistics: ParsableCommand {
   }
 }
 
+/// Learns how far a voice lies above or below the model's people (`warp.json` beside the model).
+struct VoiceWarpFile: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "warp",
+    abstract: "Write warp.json: how far an utterance's voice lies above or below the model's people, for the final pass to hear it as theirs.",
+    discussion: """
+      Shifts recordings of the labels files by known amounts (sox's pitch, formants and pitch \
+      together, as a shorter or longer vocal tract), measures each copy's mean cepstrum over its \
+      loudest frames through the model's front end, and fits a linear model from it to the \
+      shift in cents (see VoiceWarp). The final pass then hears a voice predicted beyond the \
+      dead zone through a filterbank warped by as much.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("Labels files of the model's people's recordings (path<TAB>...).", valueName: "labels"))
+  var labels: [String]
+
+  @Option(help: ArgumentHelp("The model whose front end measures (default: DirectMe's).", valueName: "folder"))
+  var model: String = Resources.defaultModel
+
+  @Option(help: ArgumentHelp("Where to write the warp (default: warp.json in the model folder).", valueName: "file"))
+  var out: String?
+
+  @Option(help: "How many recordings to shift (picked at random, seeded).")
+  var recordings: Int = 700
+
+  @Option(help: ArgumentHelp("The shifts, in cents, comma-separated.", valueName: "list"))
+  var cents: String = "-300,-200,-100,0,100,200,300"
+
+  @Option(help: "Predictions within this many cents of 0 leave the voice as it is.")
+  var deadZone: Double = 100
+
+  @Option(help: "Predictions are held within this many cents either way.")
+  var limit: Double = 300
+
+  @Option(help: "Warps are rounded to steps of this many cents.")
+  var step: Double = 25
+
+  @Option(help: "The share of each recording's frames (the loudest) its statistic is taken over.")
+  var loudShare: Double = 0.25
+
+  @Option(help: "Mel filters of the front end that measures (the model's others options).")
+  var filters: Int = 40
+
+  @Option(help: "Cepstral coefficients of that front end (the statistic: all but c0).")
+  var coefficients: Int = 40
+
+  @Option(help: "Seed of the random pick.")
+  var seed: UInt64 = 1
+
+  func shifts() throws -> [Double] {
+    let values = cents.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard !values.isEmpty, values.allSatisfy({ $0 != nil && abs($0!) <= 1200 }) else {
+      throw ValidationError("--cents takes numbers of cents within 1200 either way, comma-separated (got \(cents))")
+    }
+    let shifts = values.map { $0! }
+    guard Set(shifts).count >= 2 else { throw ValidationError("--cents needs at least two different shifts (got \(cents))") }
+    return shifts
+  }
+
+  func validate() throws {
+    _ = try shifts()
+    guard recordings >= 20 else { throw ValidationError("--recordings must be 20 or more") }
+    guard loudShare > 0, loudShare <= 1 else { throw ValidationError("--loud-share must be in (0, 1]") }
+    guard (2...64).contains(coefficients), filters >= coefficients, filters <= 128 else {
+      throw ValidationError("--coefficients must be 2-64 and --filters at least as many (at most 128)")
+    }
+    guard deadZone >= 0, limit >= 0, limit <= 1200, step >= 0 else {
+      throw ValidationError("--dead-zone and --step must be 0 or more, --limit between 0 and 1200")
+    }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let shifts = try self.shifts()
+      let (read, problems) = try LabelledAudioReader.read(labels)
+      for problem in problems { warn("warp: \(problem)") }
+      guard !read.isEmpty else { throw Failure("\(labels.joined(separator: ", ")): no recordings") }
+      var random = Signal.Random(seed: seed)
+      let picked = Array(read.shuffled(using: &random).prefix(recordings))
+      var warp = VoiceWarp(
+        coefficients: [], intercept: 0, filters: filters, cepstra: coefficients, loudShare: loudShare, deadZone: deadZone,
+        limit: limit, step: step)
+      let features = try VoiceFeatures(model: model, overriding: warp.frontEndOptions)
+      let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("directme-warp-\(getpid())")
+      try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      var examples: [(statistic: [Double], cents: Double)] = []
+      let progress = ProgressBar(total: picked.count, label: "warp")
+      for (index, recording) in picked.enumerated() {
+        for shift in shifts {
+          var path = recording.path
+          if shift != 0 {
+            path = scratch.appendingPathComponent("shifted.wav").path
+            _ = try Tools.run(["sox", "-R", recording.path, path, "pitch", String(format: "%.0f", shift)])
+          }
+          let samples = try AudioFileSource.readAll(path: path)
+          if let statistic = VoiceWarp.statistic(features.cepstra(samples), count: coefficients, loudShare: loudShare) {
+            examples.append((statistic, shift))
+          }
+        }
+        progress.update(index + 1)
+      }
+      progress.finish()
+      guard let (coefficients, intercept) = VoiceWarp.fit(examples) else {
+        throw Failure("too few recordings long enough to measure (\(examples.count) copies)")
+      }
+      warp.coefficients = coefficients
+      warp.intercept = intercept
+      // How well it tells the shifts apart on the copies it was fitted to.
+      var lines: [String] = []
+      for shift in shifts.sorted() {
+        let predicted = examples.filter { $0.cents == shift }.map { zip(coefficients, $0.statistic).map(*).reduce(intercept, +) }
+        guard !predicted.isEmpty else { continue }
+        let mean = predicted.reduce(0, +) / Double(predicted.count)
+        let spread = (predicted.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(predicted.count)).squareRoot()
+        let warped = Double(predicted.filter { abs(max(-limit, min(limit, $0))) >= deadZone }.count) / Double(predicted.count)
+        lines.append(String(format: "%+.0f cents: predicted %+.0f (sd %.0f), %.0f%% warped", shift, mean, spread, 100 * warped))
+      }
+      warp.notes = [
+        "recordings": "\(picked.count) of \(Set(picked.map(\.speaker)).count) speakers, each shifted by \(cents) cents",
+        "made by": "directme-bench warp \(labels.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))",
+        "fit": lines.joined(separator: "; "),
+      ]
+      let path = out ?? model + "/" + VoiceWarp.fileName
+      try warp.json().write(to: URL(fileURLWithPath: path), options: .atomic)
+      lines.forEach { print($0) }
+      print("\(path): fitted to \(examples.count) copies of \(picked.count) recordings")
+    }
+  }
+}
+
 /// Writes the voice routing beside a model (`routing.json`): which voices go to a model of
 /// their own.
 struct VoiceRoutingFile: ParsableCommand {

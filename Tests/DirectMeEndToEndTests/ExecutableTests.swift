@@ -471,6 +471,34 @@ struct ExecutableTests {
     #expect(run.stderr.contains("--headless"), "\(run.stderr)")
   }
 
+  @Test("directme-bench warp learns warp.json from recordings shifted by known amounts; bad shifts are refused in one line")
+  func benchWarp() throws {
+    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let folder = try TestSupport.temporaryFolder("bench-warp")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Eight clips, seven shifts each: 56 statistics for 39 coefficients and an intercept.
+    var lines: [String] = []
+    for (index, word) in ["up", "down", "left", "right", "go", "stop", "yes", "no"].enumerated() {
+      let clip = folder.appendingPathComponent("\(word).wav")
+      try TestSupport.speak(word, voice: index % 2 == 0 ? flite : TestSupport.Voice(.flite, "rms"), to: clip)
+      let direction = index < 4 ? word : ""
+      lines.append("\(clip.path)\t\(direction)\t\(word)\tspeaker\(index % 2)")
+    }
+    let labels = folder.appendingPathComponent("labels.tsv")
+    try (lines.joined(separator: "\n") + "\n").write(to: labels, atomically: true, encoding: .utf8)
+    let out = folder.appendingPathComponent("warp.json")
+    let run = try TestSupport.run([bench.path, "warp", labels.path, "--out", out.path, "--recordings", "20"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let warp = try VoiceWarp.load(out.path)
+    #expect(warp.coefficients.count == 39 && warp.filters == 40 && warp.cepstra == 40)
+    #expect(warp.notes?["recordings"]?.hasPrefix("8 of 2 speakers") == true, "\(warp.notes ?? [:])")
+    #expect(run.stdout.contains("+300 cents: predicted"), "\(run.stdout)")
+    let bad = try TestSupport.run([bench.path, "warp", labels.path, "--out", out.path, "--cents", "0,0"])
+    #expect(bad.status != 0)
+    #expect(bad.stderr.contains("--cents needs at least two different shifts"), "\(bad.stderr)")
+  }
+
   @Test("bad options are refused before any work, with the reason")
   func badOptions() throws {
     let run = try TestSupport.run([executable!.path, "replay", "--alternates", "0", "x.wav"])

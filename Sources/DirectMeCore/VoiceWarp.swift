@@ -1,0 +1,138 @@
+import Foundation
+
+/// Vocal tract length normalization: how far an utterance's voice lies above or below the
+/// voices the acoustic model was adapted on, in cents of frequency, predicted from the mean
+/// cepstrum of its loudest frames by a linear model (`warp.json` beside the model), and the
+/// factor the final pass's front end divides frequencies by to hear it as theirs (a voice
+/// whose formants lie 300 cents higher, 19%, is heard through a filterbank warped by 1.19).
+///
+/// The model is learned by `directme-bench warp` from recordings of the model's people
+/// shifted by known amounts (sox's `pitch`, which moves formants and pitch together, as a
+/// shorter or longer vocal tract does).
+public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
+  public static let fileName = "warp.json"
+  public static let kind = "voice warp"
+
+  /// cents = coefficients · statistic + intercept (`statistic`: cepstral coefficients 1 to
+  /// `cepstra` - 1).
+  public var coefficients: [Double]
+  public var intercept: Double
+  /// The front end the statistic is measured with: the model's, but for its number of mel
+  /// filters and of cepstral coefficients (a finer spectrum than the model's 25 and 13 tells
+  /// voices apart better: a voice 300 cents lower was predicted -152 cents on average with
+  /// 40 and 40, -62 with 25 and 13).
+  public var filters: Int
+  public var cepstra: Int
+  /// The share of an utterance's frames, the loudest by c0, the statistic is taken over.
+  public var loudShare: Double
+  /// A voice predicted within this many cents of the model's people is heard as it is.
+  public var deadZone: Double
+  /// Predictions are held within this many cents either way.
+  public var limit: Double
+  /// Warps are rounded to steps of this many cents (each a front end of its own).
+  public var step: Double
+  /// How it was made and what it was measured to do (free text).
+  public var notes: [String: String]?
+
+  public init(
+    coefficients: [Double], intercept: Double, filters: Int = 40, cepstra: Int = 40, loudShare: Double = 0.25,
+    deadZone: Double = 100, limit: Double = 300, step: Double = 25, notes: [String: String]? = nil
+  ) {
+    self.coefficients = coefficients
+    self.intercept = intercept
+    self.filters = filters
+    self.cepstra = cepstra
+    self.loudShare = loudShare
+    self.deadZone = deadZone
+    self.limit = limit
+    self.step = step
+    self.notes = notes
+  }
+
+  /// The front-end options the statistic is measured with (`VoiceFeatures(overriding:)`).
+  public var frontEndOptions: [String: String] { ["-nfilt": String(filters), "-ncep": String(cepstra)] }
+
+  /// The mean of coefficients 1 to `count` - 1 over the loudest `loudShare` of frames (by
+  /// c0), nil for fewer than 10 frames of `count` coefficients or more.
+  public static func statistic(_ cepstra: [[Float]], count: Int, loudShare: Double) -> [Double]? {
+    let frames = cepstra.filter { $0.count >= count }
+    guard count >= 2, frames.count >= 10 else { return nil }
+    let energies = frames.map(\.[0]).sorted()
+    let cut = energies[min(energies.count - 1, max(0, Int((Double(energies.count) * (1 - loudShare)).rounded(.down))))]
+    let loud = frames.filter { $0[0] >= cut }
+    return (1..<count).map { index in loud.map { Double($0[index]) }.reduce(0, +) / Double(loud.count) }
+  }
+
+  /// The voice's predicted distance from the model's people in cents (above: positive),
+  /// held within `limit`; nil when the utterance is too short to measure.
+  public func cents(_ cepstra: [[Float]]) -> Double? {
+    guard let statistic = Self.statistic(cepstra, count: self.cepstra, loudShare: loudShare), statistic.count == coefficients.count
+    else { return nil }
+    let raw = zip(coefficients, statistic).map(*).reduce(intercept, +)
+    return min(limit, max(-limit, raw))
+  }
+
+  /// The warp factor for a voice `cents` from the model's people: 1 within the dead zone,
+  /// otherwise 2^(cents / 1200) with the cents rounded to `step`.
+  public func factor(cents: Double) -> Double {
+    guard abs(cents) >= deadZone else { return 1 }
+    let rounded = step > 0 ? (cents / step).rounded() * step : cents
+    return pow(2, rounded / 1200)
+  }
+
+  /// The warp factor of an utterance (1 when it cannot be measured).
+  public func factor(_ cepstra: [[Float]]) -> Double {
+    cents(cepstra).map { factor(cents: $0) } ?? 1
+  }
+
+  /// The least-squares linear model (ridge `ridge` on the centred statistics) from
+  /// statistics to cents; nil without examples or when they do not determine one.
+  public static func fit(_ examples: [(statistic: [Double], cents: Double)], ridge: Double = 1) -> (coefficients: [Double], intercept: Double)? {
+    guard let width = examples.first?.statistic.count, width > 0, examples.count > width,
+      examples.allSatisfy({ $0.statistic.count == width })
+    else { return nil }
+    let n = Double(examples.count)
+    let mean = (0..<width).map { j in examples.map { $0.statistic[j] }.reduce(0, +) / n }
+    let meanCents = examples.map(\.cents).reduce(0, +) / n
+    // Normal equations (XᵀX + ridge I) w = Xᵀy over centred X and y.
+    var a = [[Double]](repeating: [Double](repeating: 0, count: width + 1), count: width)
+    for example in examples {
+      let x = (0..<width).map { example.statistic[$0] - mean[$0] }
+      let y = example.cents - meanCents
+      for i in 0..<width {
+        for j in 0..<width { a[i][j] += x[i] * x[j] }
+        a[i][width] += x[i] * y
+      }
+    }
+    for i in 0..<width { a[i][i] += ridge }
+    guard let w = Self.solve(a) else { return nil }
+    return (w, meanCents - zip(w, mean).map(*).reduce(0, +))
+  }
+
+  /// Gaussian elimination with partial pivoting of an augmented matrix; nil when singular.
+  static func solve(_ matrix: [[Double]]) -> [Double]? {
+    var a = matrix
+    let n = a.count
+    for column in 0..<n {
+      guard let pivot = (column..<n).max(by: { abs(a[$0][column]) < abs(a[$1][column]) }), abs(a[pivot][column]) > 1e-12 else {
+        return nil
+      }
+      a.swapAt(column, pivot)
+      for row in 0..<n where row != column {
+        let factor = a[row][column] / a[column][column]
+        if factor == 0 { continue }
+        for k in column...n { a[row][k] -= factor * a[column][k] }
+      }
+    }
+    return (0..<n).map { a[$0][n] / a[$0][$0] }
+  }
+
+  /// Why the warp cannot be used, nil when it can.
+  public var problem: String? {
+    (2...64).contains(cepstra) && filters >= cepstra && filters <= 128 && coefficients.count == cepstra - 1 && loudShare > 0
+      && loudShare <= 1 && deadZone >= 0 && limit >= 0 && limit <= 1200 && step >= 0
+      && ([intercept] + coefficients).allSatisfy(\.isFinite)
+      ? nil
+      : "2-64 cepstra from as many filters or more, one finite coefficient for each but c0, a loud share in (0, 1], a dead zone, limit (at most 1200 cents) and step of 0 or more"
+  }
+}

@@ -1,0 +1,72 @@
+import DirectMeCore
+import Foundation
+import Testing
+
+@Suite("Voice warp")
+struct VoiceWarpTests {
+  /// A warp of three cepstra whose prediction is 100 c1 - 50 c2 + 10 (cents).
+  static let warp = VoiceWarp(
+    coefficients: [100, -50], intercept: 10, filters: 3, cepstra: 3, loudShare: 0.5, deadZone: 100, limit: 300, step: 25)
+
+  @Test("the statistic is the mean over the loudest share of frames (by c0), without c0")
+  func statistic() throws {
+    // c0 = 0...9; the loudest half are frames 5...9, whose c1 is 5...9 and c2 twice that.
+    let cepstra = (0..<10).map { [Float($0), Float($0), Float(2 * $0)] }
+    let statistic = try #require(VoiceWarp.statistic(cepstra, count: 3, loudShare: 0.5))
+    #expect(statistic == [7, 14])
+    #expect(VoiceWarp.statistic(Array(cepstra.prefix(9)), count: 3, loudShare: 0.5) == nil, "fewer than 10 frames")
+    #expect(VoiceWarp.statistic(cepstra.map { Array($0.prefix(2)) }, count: 3, loudShare: 0.5) == nil, "frames too short")
+  }
+
+  @Test("a voice within the dead zone is heard as it is; beyond it, warped by 2^(cents/1200), rounded and held within the limit")
+  func factor() {
+    let warp = Self.warp
+    #expect(warp.factor(cents: 99) == 1 && warp.factor(cents: -99) == 1)
+    #expect(warp.factor(cents: 300) == pow(2, 300.0 / 1200))
+    #expect(warp.factor(cents: -112) == pow(2, -100.0 / 1200), "rounded to steps of 25")
+    #expect(warp.factor(cents: -113) == pow(2, -125.0 / 1200))
+    // c1 = 4, c2 = 0: 410 cents, held at 300.
+    let high = (0..<10).map { _ in [Float(1), 4, 0] }
+    #expect(warp.cents(high) == 300)
+    #expect(warp.factor(high) == pow(2, 300.0 / 1200))
+    // c1 = 1, c2 = 1: 60 cents, in the dead zone.
+    #expect(warp.factor((0..<10).map { _ in [Float(1), 1, 1] }) == 1)
+    #expect(warp.factor([]) == 1, "too short to measure")
+  }
+
+  @Test("fitting finds the linear model behind the examples")
+  func fit() throws {
+    var random = Signal.Random(seed: 3)
+    let examples = (0..<200).map { _ -> (statistic: [Double], cents: Double) in
+      let x = [Double.random(in: -5...5, using: &random), Double.random(in: -5...5, using: &random)]
+      return (x, 40 * x[0] - 25 * x[1] + 7)
+    }
+    let (coefficients, intercept) = try #require(VoiceWarp.fit(examples, ridge: 1e-9))
+    #expect(abs(coefficients[0] - 40) < 1e-6 && abs(coefficients[1] + 25) < 1e-6 && abs(intercept - 7) < 1e-6)
+    #expect(VoiceWarp.fit(Array(examples.prefix(2))) == nil, "fewer examples than unknowns")
+    #expect(VoiceWarp.fit(examples.map { ([1, 1], $0.cents) }, ridge: 0) == nil, "a statistic that never varies")
+  }
+
+  @Test("warp.json: written and read back; a broken one is one line naming the file")
+  func file() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warp-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(try VoiceWarp.load(modelFolder: folder.path) == nil, "no warp: voices heard as they are")
+    let path = folder.appendingPathComponent(VoiceWarp.fileName)
+    try Self.warp.json().write(to: path)
+    #expect(try VoiceWarp.load(modelFolder: folder.path) == Self.warp)
+    var wrong = Self.warp
+    wrong.coefficients = [1]
+    try wrong.json().write(to: path)
+    #expect(throws: VoiceFileError.self) { try VoiceWarp.load(path.path) }
+    try Data("{".utf8).write(to: path)
+    do {
+      _ = try VoiceWarp.load(path.path)
+      Issue.record("a broken warp.json was read")
+    } catch {
+      #expect("\(error)".hasPrefix(path.path + ": not a voice warp"), "\(error)")
+      #expect(!"\(error)".contains("\n"))
+    }
+  }
+}
