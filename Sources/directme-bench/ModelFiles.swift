@@ -276,7 +276,7 @@ struct VoiceWarpFile: ParsableCommand {
   @Option(help: "The share of each recording's frames (the loudest) its statistic is taken over.")
   var loudShare: Double = 0.25
 
-  @Option(help: "Mel filters of the front end that measures (the model's others options).")
+  @Option(help: "Mel filters of the front end that measures (its other options are the model's).")
   var filters: Int = 40
 
   @Option(help: "Cepstral coefficients of that front end (the statistic: all but c0).")
