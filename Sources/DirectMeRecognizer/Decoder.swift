@@ -424,7 +424,9 @@ final class Decoder {
   func withWarp<T>(_ warp: Double, _ body: () throws -> T) throws -> T {
     let key = Int((warp * 1000).rounded())
     guard key != 1000 else { return try body() }
-    guard key > 0 else { throw PocketSphinxError(function: "fe_init_auto_r", message: "a warp factor must be positive (got \(warp))") }
+    guard key > 0 else {
+      throw PocketSphinxError(function: "fe_init_auto_r", message: "a front end's warp factor must be above 0 (got \(warp))")
+    }
     let warped = try warpedFrontEnd(key)
     guard let own = directme_swap_front_end(handle, warped) else {
       throw PocketSphinxError(function: "fe_init_auto_r", message: "cannot change this decoder's front end")

@@ -70,7 +70,8 @@ extension PocketSphinxRecognizer {
     // A voice far above or below the model's people's (a child's, a deep one) is heard as
     // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
     // model hear every voice as it is.
-    let warp = routed == nil && voice == nil ? voiceWarp.flatMap { warp in warpFeatures.map { warp.factor($0.cepstra(heard)) } } ?? 1 : 1
+    var warp = 1.0
+    if routed == nil, voice == nil, let voiceWarp, let warpFeatures { warp = voiceWarp.factor(warpFeatures.cepstra(heard)) }
     var result = try final.withWarp(warp) {
       try finalPass(
         on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,

@@ -40,7 +40,7 @@ public final class PocketSphinxRecognizer: Recognizer {
   private var laterDecoders: [String: Decoder] = [:]
   /// Later decoders loading on a thread of their own, by model folder.
   private var preloading: [String: Preloading] = [:]
-  /// Measures each utterance's voice, for the voice check, the routing and the warp.
+  /// Measures each utterance's voice, for the voice check and the routing.
   let voiceFeatures: VoiceFeatures?
   /// How far from the model's people each utterance's voice lies (the model's `warp.json`),
   /// for the final pass to hear it as theirs.
