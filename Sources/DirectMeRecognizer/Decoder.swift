@@ -24,7 +24,7 @@ final class Decoder {
     guard let config else {
       throw PocketSphinxError.from("cmd_ln_parse_r", log: log, fallback: "bad decoder options \(options)")
     }
-    let (decoder, initLog) = SphinxLog.capturing(what) { MappedFile.changingMappings { ps_init(config) } }
+    let (decoder, initLog) = SphinxLog.capturing(what) { FrontEnds.making { MappedFile.changingMappings { ps_init(config) } } }
     guard let decoder else {
       cmd_ln_free_r(config)
       throw PocketSphinxError.from("ps_init", log: initLog, fallback: "\(what) failed")
@@ -440,9 +440,17 @@ final class Decoder {
     if let known = warpedFrontEnds[key] { return known }
     let names = ["-warp_type", "-warp_params"]
     let before = names.map { cmd_ln_str_r(config, $0).map { String(cString: $0) } }
-    cmd_ln_set_str_r(config, "-warp_type", "inverse_linear")
-    cmd_ln_set_str_r(config, "-warp_params", String(format: "%.3f", Double(key) / 1000))
-    let (frontEnd, log) = SphinxLog.capturing("making a warped front end") { fe_init_auto_r(config) }
+    let (frontEnd, log) = FrontEnds.makingWarped { lastParameters in
+      // sphinxbase keeps the warp in globals while it builds a filterbank, and skips setting
+      // it when given the same text as the last warp (even after a front end without one
+      // made it neutral): the text is never the last one given.
+      var parameters = String(format: "%.3f", Double(key) / 1000)
+      if parameters == lastParameters { parameters += "0" }
+      lastParameters = parameters
+      cmd_ln_set_str_r(config, "-warp_type", "inverse_linear")
+      cmd_ln_set_str_r(config, "-warp_params", parameters)
+      return SphinxLog.capturing("making a warped front end") { fe_init_auto_r(config) }
+    }
     for (name, value) in zip(names, before) {
       if let value { cmd_ln_set_str_r(config, name, value) } else { cmd_ln_set_str_r(config, name, nil) }
     }
@@ -763,4 +771,33 @@ final class DumpBuffers: Sendable {
 
   /// The bytes kept now.
   var keptBytes: Int { kept.withLock { $0.reduce(0) { $0 + $1.capacity } } }
+}
+
+/// sphinxbase's front ends read their frequency warp from globals while they are made
+/// (`fe_warp_inverse_linear.c`): a front end made with a warp must not be made while another
+/// is (one without a warp sets them neutral). Front ends without a warp (every decoder's, the
+/// voice features') are made side by side; one with a warp, alone.
+enum FrontEnds {
+  nonisolated(unsafe) private static let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
+    let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+    pthread_rwlock_init(lock, nil)
+    return lock
+  }()
+  /// The warp text given last (see `Decoder.warpedFrontEnd`); read and written under the lock.
+  nonisolated(unsafe) private static var lastParameters: String?
+
+  /// Runs `body`, which makes front ends without a warp (`ps_init`, `fe_init_auto_r`).
+  static func making<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_rwlock_rdlock(lock)
+    defer { pthread_rwlock_unlock(lock) }
+    return try body()
+  }
+
+  /// Runs `body`, which makes one front end with a warp, alone; it is given the warp text
+  /// given last, to change.
+  static func makingWarped<T>(_ body: (inout String?) throws -> T) rethrows -> T {
+    pthread_rwlock_wrlock(lock)
+    defer { pthread_rwlock_unlock(lock) }
+    return try body(&lastParameters)
+  }
 }

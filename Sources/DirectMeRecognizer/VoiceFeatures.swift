@@ -42,7 +42,7 @@ public final class VoiceFeatures {
     guard let config else {
       throw PocketSphinxError.from("cmd_ln_parse_r", log: log, fallback: "bad front-end options \(options) of \(model)")
     }
-    let (frontEnd, initLog) = SphinxLog.capturing("making the front end of \(model)") { fe_init_auto_r(config) }
+    let (frontEnd, initLog) = SphinxLog.capturing("making the front end of \(model)") { FrontEnds.making { fe_init_auto_r(config) } }
     guard let frontEnd else {
       cmd_ln_free_r(config)
       throw PocketSphinxError.from("fe_init_auto_r", log: initLog, fallback: "front end of \(model) failed")

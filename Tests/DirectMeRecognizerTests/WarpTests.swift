@@ -27,6 +27,12 @@ struct WarpTests {
     #expect(try decoder.withWarp(1.0004) { try decoder.decodeWhole(samples) } == before, "1 (to thousandths) is the decoder's own")
     #expect(throws: PocketSphinxError.self) { try decoder.withWarp(0) { try decoder.decodeWhole(samples) } }
     #expect(try decoder.decodeWhole(samples) == before)
+    // sphinxbase keeps the warp in globals and skips setting the same text again: a second
+    // decoder (made without a warp, which sets them neutral) asking for the same warp was
+    // given a neutral front end.
+    let other = try finalDecoder()
+    try other.select(search: "garbage")
+    #expect(try other.withWarp(1.19) { try other.decodeWhole(samples) } == warped, "another decoder's 1.19 is warped as much")
   }
 
   @Test("a model folder's warp.json warps the final pass for voices beyond its dead zone, and says so in the result")
