@@ -217,12 +217,24 @@ public struct VoicePopulation: ModelFolderFile, Hashable, Sendable {
 /// half of its frames (by coefficient 0, log energy), where the speech is.
 public enum VoiceStatistic {
   public static func of(_ cepstra: [[Float]]) -> [Double]? {
-    let frames = cepstra.filter { $0.count >= 13 }
-    guard frames.count >= 10 else { return nil }
+    mean(of: cepstra, count: 13, loudShare: 0.5)
+  }
+
+  /// The mean of coefficients 1 to `count` - 1 over the loudest `loudShare` of the frames of
+  /// `count` coefficients or more (by c0), nil for fewer than 10 such frames.
+  public static func mean(of cepstra: [[Float]], count: Int, loudShare: Double) -> [Double]? {
+    let frames = cepstra.filter { $0.count >= count }
+    guard count >= 2, frames.count >= 10 else { return nil }
+    let loud = loudest(frames, share: loudShare)
+    return (1..<count).map { index in loud.map { Double($0[index]) }.reduce(0, +) / Double(loud.count) }
+  }
+
+  /// The frames whose c0 (log energy) is at least that of the frame `share` of the way down
+  /// from the loudest (0.5: the louder half, the median included).
+  static func loudest(_ frames: [[Float]], share: Double) -> [[Float]] {
     let energies = frames.map(\.[0]).sorted()
-    let median = energies[energies.count / 2]
-    let loud = frames.filter { $0[0] >= median }
-    return (1..<13).map { index in loud.map { Double($0[index]) }.reduce(0, +) / Double(loud.count) }
+    let cut = energies[min(energies.count - 1, max(0, Int((Double(energies.count) * (1 - share)).rounded(.down))))]
+    return frames.filter { $0[0] >= cut }
   }
 
   /// The statistic `VoiceRouting` tells voices apart by (25 numbers): the mean cepstrum as
@@ -232,9 +244,7 @@ public enum VoiceStatistic {
   public static func routing(_ cepstra: [[Float]]) -> [Double]? {
     let frames = cepstra.filter { $0.count >= 13 }
     guard frames.count >= 10, let mean = of(frames) else { return nil }
-    let energies = frames.map(\.[0]).sorted()
-    let median = energies[energies.count / 2]
-    let loud = frames.filter { $0[0] >= median }
+    let loud = loudest(frames, share: 0.5)
     let spread = (1..<13).map { index in
       let values = loud.map { Double($0[index]) }
       let average = values.reduce(0, +) / Double(values.count)

@@ -52,15 +52,15 @@ public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
   /// The front-end options the statistic is measured with (`VoiceFeatures(overriding:)`).
   public var frontEndOptions: [String: String] { ["-nfilt": String(filters), "-ncep": String(cepstra)] }
 
-  /// The mean of coefficients 1 to `count` - 1 over the loudest `loudShare` of frames (by
-  /// c0), nil for fewer than 10 frames of `count` coefficients or more.
+  /// The statistic the warp is predicted from (`VoiceStatistic.mean`): coefficients 1 to
+  /// `count` - 1 over the loudest `loudShare` of the frames.
   public static func statistic(_ cepstra: [[Float]], count: Int, loudShare: Double) -> [Double]? {
-    let frames = cepstra.filter { $0.count >= count }
-    guard count >= 2, frames.count >= 10 else { return nil }
-    let energies = frames.map(\.[0]).sorted()
-    let cut = energies[min(energies.count - 1, max(0, Int((Double(energies.count) * (1 - loudShare)).rounded(.down))))]
-    let loud = frames.filter { $0[0] >= cut }
-    return (1..<count).map { index in loud.map { Double($0[index]) }.reduce(0, +) / Double(loud.count) }
+    VoiceStatistic.mean(of: cepstra, count: count, loudShare: loudShare)
+  }
+
+  /// The linear model's prediction for `statistic`, in cents, not held within `limit`.
+  public func prediction(_ statistic: [Double]) -> Double {
+    zip(coefficients, statistic).map(*).reduce(intercept, +)
   }
 
   /// The voice's predicted distance from the model's people in cents (above: positive),
@@ -68,8 +68,12 @@ public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
   public func cents(_ cepstra: [[Float]]) -> Double? {
     guard let statistic = Self.statistic(cepstra, count: self.cepstra, loudShare: loudShare), statistic.count == coefficients.count
     else { return nil }
-    let raw = zip(coefficients, statistic).map(*).reduce(intercept, +)
-    return min(limit, max(-limit, raw))
+    return cents(statistic: statistic)
+  }
+
+  /// The same for a statistic measured already.
+  public func cents(statistic: [Double]) -> Double {
+    min(limit, max(-limit, prediction(statistic)))
   }
 
   /// The warp factor for a voice `cents` from the model's people: 1 within the dead zone,

@@ -298,13 +298,17 @@ struct VoiceWarpFile: ParsableCommand {
   func validate() throws {
     _ = try shifts()
     guard recordings >= 20 else { throw ValidationError("--recordings must be 20 or more") }
-    guard loudShare > 0, loudShare <= 1 else { throw ValidationError("--loud-share must be in (0, 1]") }
-    guard (2...64).contains(coefficients), filters >= coefficients, filters <= 128 else {
-      throw ValidationError("--coefficients must be 2-64 and --filters at least as many (at most 128)")
+    // What warp.json may hold, checked where it is read (`VoiceWarp.problem`).
+    if let problem = emptyWarp.problem {
+      throw ValidationError("--coefficients, --filters, --loud-share, --dead-zone, --limit, --step: \(problem)")
     }
-    guard deadZone >= 0, limit >= 0, limit <= 1200, step >= 0 else {
-      throw ValidationError("--dead-zone and --step must be 0 or more, --limit between 0 and 1200")
-    }
+  }
+
+  /// The warp these options describe, its model not fitted yet (coefficients 0).
+  var emptyWarp: VoiceWarp {
+    VoiceWarp(
+      coefficients: [Double](repeating: 0, count: max(0, coefficients - 1)), intercept: 0, filters: filters, cepstra: coefficients,
+      loudShare: loudShare, deadZone: deadZone, limit: limit, step: step)
   }
 
   func run() throws {
@@ -315,9 +319,7 @@ struct VoiceWarpFile: ParsableCommand {
       guard !read.isEmpty else { throw Failure("\(labels.joined(separator: ", ")): no recordings") }
       var random = Signal.Random(seed: seed)
       let picked = Array(read.shuffled(using: &random).prefix(recordings))
-      var warp = VoiceWarp(
-        coefficients: [], intercept: 0, filters: filters, cepstra: coefficients, loudShare: loudShare, deadZone: deadZone,
-        limit: limit, step: step)
+      var warp = emptyWarp
       let features = try VoiceFeatures(model: model, overriding: warp.frontEndOptions)
       let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("directme-warp-\(getpid())")
       try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -347,11 +349,12 @@ struct VoiceWarpFile: ParsableCommand {
       // How well it tells the shifts apart on the copies it was fitted to.
       var lines: [String] = []
       for shift in shifts.sorted() {
-        let predicted = examples.filter { $0.cents == shift }.map { zip(coefficients, $0.statistic).map(*).reduce(intercept, +) }
-        guard !predicted.isEmpty else { continue }
+        let statistics = examples.filter { $0.cents == shift }.map(\.statistic)
+        guard !statistics.isEmpty else { continue }
+        let predicted = statistics.map(warp.prediction)
         let mean = predicted.reduce(0, +) / Double(predicted.count)
         let spread = (predicted.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(predicted.count)).squareRoot()
-        let warped = Double(predicted.filter { abs(max(-limit, min(limit, $0))) >= deadZone }.count) / Double(predicted.count)
+        let warped = Double(statistics.filter { warp.factor(cents: warp.cents(statistic: $0)) != 1 }.count) / Double(predicted.count)
         lines.append(String(format: "%+.0f cents: predicted %+.0f (sd %.0f), %.0f%% warped", shift, mean, spread, 100 * warped))
       }
       warp.notes = [
