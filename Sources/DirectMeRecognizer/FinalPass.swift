@@ -239,7 +239,9 @@ extension PocketSphinxRecognizer {
     // ("zero" as "right up"), or commands said one after another ("down down right"), which
     // `fluentWords` tells apart. A pause is in the audio, not in where the decoder drew the
     // boundaries: a stretch quiet like the background.
-    let energies = Signal.frameEnergies(heard, floor: 1e-2, wholeFrames: true)
+    // (Without the microphone's DC offset, which would lie under every frame, pauses too.)
+    var blocker = DCBlocker()
+    let energies = Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
     let quiet = Self.pauseLevel(energies)
     // Words an early decision already acted on (most of their time before `settledInAudio`)
     // are context only: never in one slot with a new word, and not checked again.

@@ -75,6 +75,23 @@ struct DenoiserTests {
     #expect(unchanged)
   }
 
+  @Test("a clean recording with a microphone's DC offset is left as it is")
+  func leavesCleanAudioWithOffset() {
+    // A cheap sound card's offset of a tenth of full scale under a clean voice: steady and
+    // loud, but no noise to take out (the offset alone put the quiet frames at -20 dBFS).
+    let (mixed, _) = voiceInNoise(seconds: 1, from: 0.3, to: 0.7, level: 8000, noise: 3)
+    let offset = mixed.map { Int16(clamping: Int($0) + 3277) }
+    let denoiser = Denoiser()
+    let applies = denoiser.applies(to: offset)
+    let unchanged = denoiser.cleaned(offset) == offset
+    #expect(!applies)
+    #expect(unchanged)
+    // ...while hiss under the same offset is still taken out.
+    let (noisy, _) = voiceInNoise(seconds: 1, from: 0.3, to: 0.7, level: 3000, noise: 3000)
+    let appliesToNoise = denoiser.applies(to: noisy.map { Int16(clamping: Int($0) + 3277) })
+    #expect(appliesToNoise)
+  }
+
   @Test("wavering noise (babble rising and falling) is left alone")
   func leavesBabble() {
     // Hiss whose level swings over 14 dB four times a second, under the same voice.
