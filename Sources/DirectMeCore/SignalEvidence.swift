@@ -64,8 +64,10 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// (`faintBelowLoudest`). A release, a breath or a click after a word has a few such
   /// frames; a word, even one said much more softly than the one before, has 20 or more.
   public static func holdsWord(_ next: [Int16], after before: [Int16]) -> Bool {
-    let energies = Signal.frameEnergies(next)
-    let earlier = Signal.frameEnergies(before)
+    // Measured without the microphone's DC offset, which would stand under every frame.
+    var blocker = DCBlocker()
+    let earlier = Signal.frameEnergies(blocker.filter(before))
+    let energies = Signal.frameEnergies(blocker.filter(next))
     guard let loudest = energies.max(), let loudestBefore = earlier.max() else { return false }
     let room = background(sortedEnergies: (earlier + energies).sorted())
     let floor = max(loudest - wordRange, loudestBefore - faintBelowLoudest, room + aboveBackground)

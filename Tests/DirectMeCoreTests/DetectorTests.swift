@@ -205,6 +205,15 @@ struct SignalEvidenceTests {
     // A word 45 dB under the decided one: another room's voice, not said to DirectMe.
     #expect(!SignalEvidence.holdsWord(room(0.1) + scaled(vowel(seconds: 0.3), dB: -33) + room(0.3), after: decided))
     #expect(!SignalEvidence.holdsWord([], after: decided))
+    // The same through a microphone with a DC offset of a tenth of full scale: the offset
+    // under every frame is no word, and does not hide one.
+    let offset = { (samples: [Int16]) in samples.map { Int16(clamping: Int($0) + 3277) } }
+    let decidedWithOffset = offset(decided)
+    let softerWord = SignalEvidence.holdsWord(
+      offset(room(0.1) + scaled(vowel(seconds: 0.3), dB: -10) + room(0.3)), after: decidedWithOffset)
+    let roomAlone = SignalEvidence.holdsWord(offset(room(0.8)), after: decidedWithOffset)
+    #expect(softerWord)
+    #expect(!roomAlone)
   }
 
   @Test("a word's loud part lasts as long as its vowel; a click's, a frame or two, whatever the silence read with it")
