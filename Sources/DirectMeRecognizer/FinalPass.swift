@@ -239,7 +239,7 @@ extension PocketSphinxRecognizer {
     // ("zero" as "right up"), or commands said one after another ("down down right"), which
     // `fluentWords` tells apart. A pause is in the audio, not in where the decoder drew the
     // boundaries: a stretch quiet like the background.
-    // (Without the microphone's DC offset, which would lie under every frame, pauses too.)
+    // Measured without the microphone's DC offset: under every frame, it would fill the pauses.
     var blocker = DCBlocker()
     let energies = Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
     let quiet = Self.pauseLevel(energies)
