@@ -136,7 +136,8 @@ public enum TuneReport {
     var lines: [String] = []
     lines.append(String(format: "operating point: confidence %.2f (rescue of near-misses from %.2f)", detector.threshold, detector.rescueThreshold))
     lines.append(
-      String(format: "gate: a steady voiced run of %.0f ms, %.1f dB above the background", detector.gate.minimumVoiced * 1000, detector.gate.minimumDynamicRange))
+      String(format: "gate: a steady voiced run of %.0f ms, %.1f dB above the background", detector.gate.minimumVoiced * 1000, detector.gate.minimumDynamicRange)
+        + (detector.gate.overVoices.map { String(format: " (%.1f dB over other voices)", $0.minimumDynamicRange) } ?? ""))
     for (word, calibration) in detector.calibrations.sorted(by: { $0.key < $1.key }) {
       lines.append(
         String(

@@ -75,6 +75,9 @@ public enum Rejection: Hashable, Sendable, Codable {
   case noCommand
   /// The audio holds no voiced sound above its background: noise, clatter, a click.
   case noVoice
+  /// The audio is voiced throughout (other voices, babble) and no voice stands out of it
+  /// enough (`Detector.Gate.OverVoices`).
+  case amidVoices
   /// Words were recognized, none of them a command.
   case notACommand(heard: [String])
   /// Command words were recognized, but none with enough confidence.
@@ -94,6 +97,8 @@ public enum Rejection: Hashable, Sendable, Codable {
       "no command heard in it"
     case .noVoice:
       "no voice in it (noise or clatter)"
+    case .amidVoices:
+      "no voice standing out of the voices around it (babble)"
     case .notACommand(let heard):
       "not a command: \"\(heard.joined(separator: " "))\""
     case .lowConfidence(let heard, let confidence, let threshold):
@@ -111,6 +116,7 @@ public enum Rejection: Hashable, Sendable, Codable {
     case .nothingHeard: "nothing-heard"
     case .noCommand: "no-command"
     case .noVoice: "no-voice"
+    case .amidVoices: "amid-voices"
     case .notACommand: "not-a-command"
     case .lowConfidence: "low-confidence"
     case .tooMuchOtherSpeech: "too-much-other-speech"
@@ -307,7 +313,7 @@ public struct Interpreter: Sendable {
     }
     if instructions.isEmpty {
       if result.commandsReading != nil && !voiced {
-        return Interpretation(instructions: [], rejection: .noVoice)
+        return Interpretation(instructions: [], rejection: detector.gate.isAmidVoices(result.signal) ? .amidVoices : .noVoice)
       }
       if let most = unsure.max(by: { $0.confidence < $1.confidence }) {
         if let baseHeard = most.overruledBy {

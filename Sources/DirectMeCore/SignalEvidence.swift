@@ -12,11 +12,15 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   public var longestVoiced: Double
   /// The loudest frame above the background, dB (95th percentile minus 10th).
   public var dynamicRange: Double
+  /// The share of the quieter half of the frames that is voiced: other voices under the
+  /// speech (babble), not a room's steady noise or silence.
+  public var backgroundVoicing: Double
 
-  public init(voiced: Double, longestVoiced: Double, dynamicRange: Double) {
+  public init(voiced: Double, longestVoiced: Double, dynamicRange: Double, backgroundVoicing: Double = 0) {
     self.voiced = voiced
     self.longestVoiced = longestVoiced
     self.dynamicRange = dynamicRange
+    self.backgroundVoicing = backgroundVoicing
   }
 
   /// Measures 16 kHz mono samples in 10 ms frames.
@@ -32,7 +36,16 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     guard periods.count >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
     return SignalEvidence(
       voiced: Double(periods.count { $0 > 0 }) / 100, longestVoiced: longestVoicedRun(periods, in: 0..<periods.count),
-      dynamicRange: dynamicRange(sortedEnergies: energies.sorted()))
+      dynamicRange: dynamicRange(sortedEnergies: energies.sorted()),
+      backgroundVoicing: backgroundVoicing(periods: periods, energies: energies))
+  }
+
+  /// The share of the quieter half of the frames (by energy) that is voiced.
+  public static func backgroundVoicing(periods: [Int], energies: [Double]) -> Double {
+    let count = min(periods.count, energies.count)
+    guard count >= 2 else { return 0 }
+    let quieter = (0..<count).sorted { energies[$0] < energies[$1] }.prefix(count / 2)
+    return Double(quieter.count { periods[$0] > 0 }) / Double(quieter.count)
   }
 
   /// How far (dB) the loud part of frame energies sorted quietest first stands above the

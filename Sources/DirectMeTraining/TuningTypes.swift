@@ -95,6 +95,8 @@ public struct TuningOptions: Sendable {
   /// of the bench's clean conditions that the voicing refused had a margin near it (the
   /// highest: +4.7, a dev-set "one").
   public var clearMargin: Double? = 10
+  /// The range asked of speech over other voices (see `Detector.Gate.OverVoices`).
+  public var overVoices: Detector.Gate.OverVoices? = .measured
   /// Whether each command word's calibration asks for a loud part when one other word
   /// explains it better (`Detector.Calibration.minimumLoud`: the loud part that keeps `keep`
   /// of such real commands, at most a short vowel's; `maximumLoud`: the one that keeps `keep`

@@ -48,6 +48,21 @@ struct DetectorTests {
     #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: nil) > 0.99)
   }
 
+  @Test("over other voices the gate asks a wider range; over a room's steady noise or silence, the usual one")
+  func gateOverVoices() {
+    var detector = detector
+    detector.gate.overVoices = .init(share: 0.3, minimumDynamicRange: 10)
+    let overVoices = SignalEvidence(voiced: 0.6, longestVoiced: 0.2, dynamicRange: 8, backgroundVoicing: 0.6)
+    let overNoise = SignalEvidence(voiced: 0.3, longestVoiced: 0.2, dynamicRange: 8, backgroundVoicing: 0)
+    let standingOut = SignalEvidence(voiced: 0.6, longestVoiced: 0.2, dynamicRange: 12, backgroundVoicing: 0.6)
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: overVoices) == 0)
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: overNoise) > 0.99)
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: standingOut) > 0.99)
+    // Without the rule (a detector file from before it), the usual range only.
+    detector.gate.overVoices = nil
+    #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: overVoices) > 0.99)
+  }
+
   @Test("a detector file round-trips, and a broken one is one clear error naming the file")
   func files() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("detector-\(UUID().uuidString)")
@@ -147,6 +162,19 @@ struct SignalEvidenceTests {
     #expect(SignalEvidence.measure([1, 2]) == SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0))
   }
 
+
+  @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
+  func backgroundVoicing() {
+    var random = Signal.Random(seed: 7)
+    let noise = { (seconds: Double) in Signal.whiteNoise(seconds, level: -45, random: &random) }
+    // Voices one after another, louder and softer, with no pause between them.
+    let voices = (0..<8).flatMap { scaled(vowel(seconds: 0.15), dB: Double($0 % 3) * -3) }
+    #expect(SignalEvidence.measure(voices).backgroundVoicing > 0.5)
+    let overNoise = noise(0.4) + vowel(seconds: 0.3) + noise(0.4)
+    #expect(SignalEvidence.measure(overNoise).backgroundVoicing < 0.1)
+    let overSilence = [Int16](repeating: 0, count: 6400) + vowel(seconds: 0.3) + [Int16](repeating: 0, count: 6400)
+    #expect(SignalEvidence.measure(overSilence).backgroundVoicing < 0.1)
+  }
 
   @Test("pitch measured as the audio comes, in chunks of any size, equals pitch measured on all of it at once")
   func pitchAsItComes() {

@@ -189,6 +189,17 @@ struct DetectorInterpreterTests {
     let interpretation = interpreter.interpret(result(50, signal: SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 2)))
     #expect(interpretation.directions.isEmpty)
     #expect(interpretation.rejection == .noVoice)
+    // Over other voices (babble) a voice must stand further out; refused, it is said so.
+    var detector = interpreter.settings.detector
+    detector.gate.overVoices = .init(share: 0.3, minimumDynamicRange: 10)
+    var settings = interpreter.settings
+    settings.detector = detector
+    let amid = Interpreter(settings: settings)
+    let babble = SignalEvidence(voiced: 0.6, longestVoiced: 0.2, dynamicRange: 8, backgroundVoicing: 0.6)
+    let refused = amid.interpret(result(50, signal: babble))
+    #expect(refused.directions.isEmpty)
+    #expect(refused.rejection == .amidVoices)
+    #expect(!amid.interpret(result(50, signal: SignalEvidence(voiced: 0.6, longestVoiced: 0.2, dynamicRange: 12, backgroundVoicing: 0.6))).directions.isEmpty)
   }
 
   @Test("a threshold given by the user overrides the detector's")

@@ -77,6 +77,8 @@ struct TunerTests {
     #expect(Set(detector.calibrations.keys) == ["up", "down", "left", "right"])
     #expect(detector.calibrations.values.allSatisfy { $0.slope > 0 })
     #expect(detector.rescueThreshold <= detector.threshold)
+    // The range asked over other voices is measured, not learned: written as measured.
+    #expect(detector.gate.overVoices == .measured)
   }
 
   @Test("each command word's loud part keeps nearly all real commands that other words explain better, and refuses shorter and longer ones")
