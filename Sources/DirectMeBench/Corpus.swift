@@ -640,8 +640,31 @@ public struct CorpusBuilder {
     for index in 0..<10 {
       items.append(("cough \(index + 1)", Signal.cough(bursts: 1 + index % 2, random: &random)))
     }
-    return items.map {
+    return try items.map {
       BenchItem(id: "non-speech/\($0.0)", condition: Self.silenceAndNoise, expected: [], samples: $0.1)
+    } + babbleAlone()
+  }
+
+  public static let babbleAlone = "other voices alone (babble, 1-6 s)"
+
+  /// The babble with nobody speaking to DirectMe (a television, people talking in the room):
+  /// 24 stretches of 1, 3 and 6 s from all over it, at -35 and -20 dBFS in turn. The
+  /// silence-and-noise condition holds four one-second ones.
+  public func babbleAlone() throws -> [BenchItem] {
+    let babble = try noise(.babble)
+    var items: [BenchItem] = []
+    for (index, seconds) in [1, 3, 6].enumerated() {
+      for piece in 0..<8 {
+        let start = ((piece * 37 + index * 11) % (30 - seconds)) * Signal.rate
+        let stretch = Array(babble[start..<start + seconds * Signal.rate])
+        let level = piece % 2 == 0 ? -35.0 : -20
+        let gain = Signal.gain(stretch, toLevel: level)
+        items.append(
+          BenchItem(
+            id: "babble alone/\(seconds) s from \(start / Signal.rate) s, \(Int(level)) dBFS", condition: Self.babbleAlone,
+            expected: [], samples: stretch.map { Int16(clamping: Int(Double($0) * gain)) }))
+      }
     }
+    return items
   }
 }
