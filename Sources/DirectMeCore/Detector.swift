@@ -120,14 +120,18 @@ public struct Detector: Hashable, Sendable, Codable {
     /// but not the one asked over other voices (see `OverVoices`).
     public func isAmidVoices(_ evidence: SignalEvidence?) -> Bool {
       guard let evidence else { return false }
-      return evidence.dynamicRange + 1e-9 >= minimumDynamicRange
-        && evidence.dynamicRange + 1e-9 < requiredDynamicRange(for: evidence)
+      return evidence.dynamicRange + 1e-9 >= minimumDynamicRange && !standsOut(evidence)
     }
 
     /// The range `evidence`'s loud part needs above its background.
     public func requiredDynamicRange(for evidence: SignalEvidence) -> Double {
       guard let overVoices, evidence.backgroundVoicing + 1e-9 >= overVoices.share else { return minimumDynamicRange }
       return max(minimumDynamicRange, overVoices.minimumDynamicRange)
+    }
+
+    /// Whether `evidence`'s loud part stands the range it needs above its background.
+    public func standsOut(_ evidence: SignalEvidence) -> Bool {
+      evidence.dynamicRange + 1e-9 >= requiredDynamicRange(for: evidence)
     }
 
     public static let open = Gate(minimumVoiced: 0, minimumDynamicRange: 0)
@@ -143,7 +147,7 @@ public struct Detector: Hashable, Sendable, Codable {
 
     public func passes(_ evidence: SignalEvidence?) -> Bool {
       guard let evidence else { return true }
-      return evidence.longestVoiced + 1e-9 >= minimumVoiced && evidence.dynamicRange + 1e-9 >= requiredDynamicRange(for: evidence)
+      return evidence.longestVoiced + 1e-9 >= minimumVoiced && standsOut(evidence)
     }
 
     /// Whether a command word passes: the utterance has dynamics, and the word itself holds
@@ -156,7 +160,7 @@ public struct Detector: Hashable, Sendable, Codable {
     /// The same for a word's steady voiced run (seconds; nil: not measured, the utterance's
     /// counts) and margin; the tuner asks it of the words it learns from.
     public func passes(_ evidence: SignalEvidence?, voiced: Double?, margin: Double?) -> Bool {
-      let dynamic = evidence.map { $0.dynamicRange + 1e-9 >= requiredDynamicRange(for: $0) } ?? true
+      let dynamic = evidence.map(standsOut) ?? true
       let needed = isClear(margin) ? Self.clearVoiced : minimumVoiced
       guard let voiced = voiced ?? evidence?.longestVoiced else { return dynamic }
       return voiced + 1e-9 >= needed && dynamic
