@@ -625,10 +625,7 @@ public struct CorpusBuilder {
       let noise = try noise(kind)
       // One-second stretches at levels from quiet to loud, as a room's noise comes and goes.
       for (index, level) in [-45.0, -35, -25, -15].enumerated() {
-        let start = (index * 5 + 1) * Signal.rate
-        let stretch = Array(noise[start..<start + Signal.rate])
-        let gain = Signal.gain(stretch, toLevel: level)
-        items.append(("\(kind.rawValue) noise \(Int(level)) dBFS", stretch.map { Int16(clamping: Int(Double($0) * gain)) }))
+        items.append(("\(kind.rawValue) noise \(Int(level)) dBFS", Self.stretch(of: noise, from: index * 5 + 1, seconds: 1, at: level)))
       }
     }
     for count in [1, 3, 8] {
@@ -655,16 +652,21 @@ public struct CorpusBuilder {
     var items: [BenchItem] = []
     for (index, seconds) in [1, 3, 6].enumerated() {
       for piece in 0..<8 {
-        let start = ((piece * 37 + index * 11) % (30 - seconds)) * Signal.rate
-        let stretch = Array(babble[start..<start + seconds * Signal.rate])
+        let start = (piece * 37 + index * 11) % (30 - seconds)
         let level = piece % 2 == 0 ? -35.0 : -20
-        let gain = Signal.gain(stretch, toLevel: level)
         items.append(
           BenchItem(
-            id: "babble alone/\(seconds) s from \(start / Signal.rate) s, \(Int(level)) dBFS", condition: Self.babbleAlone,
-            expected: [], samples: stretch.map { Int16(clamping: Int(Double($0) * gain)) }))
+            id: "babble alone/\(seconds) s from \(start) s, \(Int(level)) dBFS", condition: Self.babbleAlone,
+            expected: [], samples: Self.stretch(of: babble, from: start, seconds: seconds, at: level)))
       }
     }
     return items
+  }
+
+  /// `seconds` of a noise from second `start`, brought to `level` dBFS.
+  private static func stretch(of noise: [Int16], from start: Int, seconds: Int, at level: Double) -> [Int16] {
+    let stretch = Array(noise[start * Signal.rate..<(start + seconds) * Signal.rate])
+    let gain = Signal.gain(stretch, toLevel: level)
+    return stretch.map { Int16(clamping: Int(Double($0) * gain)) }
   }
 }
