@@ -64,6 +64,8 @@ final class Decoder {
   /// Searches `setGrammar` checked but builds when first selected: each rule with its parsed
   /// grammar (one of `keptGrammars`) and the grammar's file.
   private var deferredSearches: [String: (grammar: OpaquePointer, rule: OpaquePointer, path: String)] = [:]
+  /// By search, beams it uses instead of the decoder's (see `setGrammar`).
+  private var searchBeams: [String: [String: Double]] = [:]
   /// Parsed grammars whose rules are deferred (freed with the decoder).
   private var keptGrammars: [OpaquePointer] = []
 
@@ -323,9 +325,13 @@ final class Decoder {
   ///
   /// The searches of `deferred` rules are checked now (their words must be in the
   /// dictionary) but built the first time they are selected: a search over a few hundred
-  /// words holds about 2 MB, worth holding only once it is needed.
+  /// words holds about 2 MB, worth holding only once it is needed. `beams`: by rule, beams
+  /// (`-beam`, `-pbeam`, `-wbeam`) its search uses instead of the decoder's.
   @discardableResult
-  func setGrammar(_ path: String, named name: String, rules: [String] = [], deferred: [String] = []) throws -> (words: Set<String>, rules: [String: Set<String>]) {
+  func setGrammar(
+    _ path: String, named name: String, rules: [String] = [], deferred: [String] = [], beams: [String: [String: Double]] = [:]
+  ) throws -> (words: Set<String>, rules: [String: Set<String>]) {
+    searchBeams.merge(beams) { $1 }
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
     guard let grammar else {
       throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))
@@ -392,6 +398,11 @@ final class Decoder {
       throw ConfigurationError(file: path, problem: "the grammar has no words")
     }
     guard build else { return words }
+    // A search takes its beams from the decoder's options when it is made.
+    let beams = searchBeams[name] ?? [:]
+    let before = beams.keys.map { ($0, cmd_ln_float_r(config, $0)) }
+    for (option, value) in beams { cmd_ln_set_float_r(config, option, value) }
+    defer { for (option, value) in before { cmd_ln_set_float_r(config, option, value) } }
     let (status, setLog) = SphinxLog.capturing("setting grammar \(path)") { ps_set_fsg(handle, name, fsg) }
     if status < 0 {
       throw ConfigurationError(

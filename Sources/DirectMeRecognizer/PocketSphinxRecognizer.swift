@@ -103,7 +103,8 @@ public final class PocketSphinxRecognizer: Recognizer {
             let final = try Self.makeDecoder(setup, extra: setup.finalDecoderOptions)
             let rules = try final.setGrammar(
               setup.grammar, named: Search.main,
-              rules: Search.finalRules, deferred: Search.deferredFinalRules
+              rules: Search.finalRules, deferred: Search.deferredFinalRules,
+              beams: [Search.garbageWords: setup.severalWordsBeams]
             ).rules
             return (final, rules)
           }
@@ -199,7 +200,8 @@ public final class PocketSphinxRecognizer: Recognizer {
     if FileManager.default.fileExists(atPath: pronunciations) { try decoder.addWords(from: pronunciations) }
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
-      rules: Search.finalRules, deferred: Search.deferredFinalRules)
+      rules: Search.finalRules, deferred: Search.deferredFinalRules,
+      beams: [Search.garbageWords: loading.severalWordsBeams])
     return decoder
   }
 

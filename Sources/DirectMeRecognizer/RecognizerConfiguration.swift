@@ -56,6 +56,14 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     "-compallsen": "yes", "-wip": "1e-3", "-silprob": "0.5", "-fillprob": "0.5",
     "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-40",
   ]
+  /// Beams of the final pass's several-other-words search (`<garbage_words>`, the costliest:
+  /// 325 words in a loop, each word's first phone in every left context), narrower than the
+  /// other searches': its reading only has to beat one other word by a penalty, and what
+  /// a narrower beam prunes are paths far under that. Measured 2026-11-29 (`directme-bench
+  /// accuracy`, 9,143 items; `directme replay` of the 5.1-minute recording): at beams 1e-40 /
+  /// word exits 1e-30 every item decided as with the decoder's 1e-80 / 1e-40, the
+  /// recording's results byte-identical and its several-words searches 1.6 s -> 0.6 s.
+  public var severalWordsBeams: [String: Double] = ["-beam": 1e-40, "-pbeam": 1e-40, "-wbeam": 1e-30]
   /// Options of the streaming decoder, which gives partial results.
   public var streamingDecoderOptions: [String: String] = ["-maxhmmpf": "1000"]
   /// The grammar's words that are commands.

@@ -412,6 +412,34 @@ struct RecognizerSpeechTests {
     #expect(wrong.isEmpty, "\(wrong.count) of \(sentences.count) wrong: \(wrong.joined(separator: "; "))")
   }
 
+  @Test(
+    "a search given beams of its own is made with them, and the searches made after it with the decoder's",
+    .enabled(if: TestSupport.Voice(.flite, "awb").isAvailable, "needs flite and sox (scripts/setup.sh)"))
+  func searchBeams() throws {
+    let folder = try TestSupport.temporaryFolder("beams")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sentence.wav")
+    try TestSupport.speak("what time is it", voice: TestSupport.Voice(.flite, "awb"), to: file)
+    let samples = try TestSupport.samples(of: file)
+    let configuration = shippedConfiguration()
+    func readings(beams: [String: [String: Double]]) throws -> [String: Transcription?] {
+      let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading")
+      try decoder.setGrammar(grammar, named: "directme", deferred: ["garbage_words", "direction_words"], beams: beams)
+      // The search with beams of its own is made first, the other one after it.
+      return try ["garbage_words", "direction_words"].reduce(into: [:]) { readings, search in
+        try decoder.select(search: search)
+        readings[search] = try decoder.decodeWhole(samples)
+      }
+    }
+    let wide = try readings(beams: [:])
+    let narrow = try readings(beams: ["garbage_words": ["-beam": 1e-5, "-pbeam": 1e-5, "-wbeam": 1e-3]])
+    let wideWords = try #require(wide["garbage_words"] ?? nil)
+    // Pruned that hard, the several-words search finds a worse path or none.
+    #expect((narrow["garbage_words"] ?? nil).map { $0.score < wideWords.score } ?? true)
+    // The decoder's own beams are back for the search made after it.
+    #expect(narrow["direction_words"] == wide["direction_words"])
+  }
+
   @Test("a final result carries alternates with scores no better than the best")
   func alternates() throws {
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
