@@ -374,10 +374,11 @@ extension PocketSphinxRecognizer {
       // (the several-words search is the costliest, and carried commands are much of what
       // people say to the ninja): the carried margin under `carriedSeveralWordsBelow`, and
       // not already under the margin below which the detector takes the word in no way.
-      let carriedWord = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
+      // The command word the slot's stretch holds on its own.
+      let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
       let carriedMargin = Self.margin(of: command, over: other)
       let carriedAndUnsure = searches.0 == Search.carriedDirection && carriedMargin < Self.carriedSeveralWordsBelow
-        && carriedWord.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
+        && said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
       if command != nil, slots.count == 1, last.end - first.start >= Self.longWord || carriedAndUnsure,
         finalSearches.contains(Search.garbageWords),
         var words = try scores.decode(stretch, search: Search.garbageWords, on: decoder)
@@ -389,7 +390,6 @@ extension PocketSphinxRecognizer {
       let margin = Self.margin(of: command, over: other)
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
-      let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
       let within = shortIslands.filter { overlaps(slot, $0) }
       if margin < configuration.partingMargin(of: said ?? marked.segments[keep].word), within.count >= 2 {
         spanning.append(position)
