@@ -413,6 +413,25 @@ struct RecognizerSpeechTests {
   }
 
   @Test(
+    "a Speech Commands word the garbage lacked is another word: \"dog\" does not move the ninja down",
+    .enabled(if: TestSupport.Voice(.espeak, "en-us").isAvailable, "needs espeak-ng and sox (scripts/setup.sh)"))
+  func dogIsNotDown() throws {
+    // Both voices' "dog" moved the ninja down before grammars/common-words.txt held "dog"
+    // (and grammars/directme.dict "dog(2) D AA G"); their "down" must still move it.
+    let cases: [(TestSupport.Voice, String, [Direction])] = [
+      (.init(.espeak, "en-us"), "dog", []),
+      (.init(.espeak, "en-us+m5"), "dog", []),
+      (.init(.espeak, "en-us"), "down", [.down]),
+      (.init(.espeak, "en-us+m5"), "down", [.down]),
+    ]
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder("dog")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let wrong = try Self.wrongDirections(cases, folder: folder, recognizer: recognizer)
+    #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count) wrong: \(wrong.joined(separator: "; "))")
+  }
+
+  @Test(
     "a search given beams of its own is made with them, and the searches made after it with the decoder's",
     .enabled(if: TestSupport.Voice(.flite, "awb").isAvailable, "needs flite and sox (scripts/setup.sh)"))
   func searchBeams() throws {
@@ -712,13 +731,14 @@ struct RecognizerRealSpeechTests {
 
 @Suite("The grammar's companion dictionary", .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"))
 struct CompanionDictionaryTests {
-  @Test("grammars/directme.dict is read beside the grammar: 'off' is also AA F, as people with the cot-caught merger say it")
+  @Test("grammars/directme.dict is read beside the grammar: 'off' and 'dog' also with AA, as people with the cot-caught merger say them")
   func offWithTheVowelOfCot() throws {
     let configuration = RecognizerConfiguration(grammar: grammar)
     #expect(configuration.extraDictionary == TestSupport.repositoryRoot.appendingPathComponent("grammars/directme.dict").path)
     let recognizer = try PocketSphinxRecognizer(configuration: configuration)
     let final = try #require(recognizer.final)
     #expect(final.pronunciations(of: "off") == [["AO", "F"], ["AA", "F"]])
+    #expect(final.pronunciations(of: "dog") == [["D", "AO", "G"], ["D", "AA", "G"]])
   }
 
   @Test("the synthetic voices' decoder alone also hears \"down\" as D AH UW N (synthetic-voices/pronunciations.dict)")
