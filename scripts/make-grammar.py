@@ -15,7 +15,9 @@ confidences.
 
 Words that sound exactly like a command (write, rite) are kept out of <garbage>; words a
 phone away (let, done, of) stay: without them other speech is taken for commands more
-often than commands are lost to them. The commands and carriers are the same as
+often than commands are lost to them; frequent words that took more commands than they
+kept other speech out ("found" for "down", "live" for "left") are left out of the list
+itself (its comments give the figures). The commands and carriers are the same as
 Sources/DirectMeCore/Interpreter.swift's Vocabulary.standard (a test checks it).
 
 Usage: scripts/make-grammar.py [--out FILE]
