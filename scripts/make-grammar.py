@@ -52,11 +52,18 @@ def main():
     args = parser.parse_args()
 
     table = pronunciations(args.dict)
-    words, left_out = [], []
+    words, left_out, sentence_words = [], [], []
     with open(os.path.join(ROOT, "grammars", "common-words.txt"), encoding="utf-8") as f:
         for line in f:
             word = line.strip()
             if not word or word.startswith("#") or word in words:
+                continue
+            if word.startswith("+"):
+                # A word of several-words readings only (<garbage_words>), not one alone.
+                word = word[1:]
+                if word not in table:
+                    raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
+                sentence_words.append(word)
                 continue
             if word not in table:
                 raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
@@ -94,6 +101,8 @@ def main():
         " * carriers were heard around the command, with <carried_direction> and <carried_garbage>;",
         " * a lone command word drawn out over a long sound, also with <garbage_words>; command",
         " * words said without a pause between them, with <direction_words> against <garbage_words>.",
+        f" * <sentence_word> ({len(sentence_words)} words) are other words of several-words readings only:",
+        " * alone, they took commands from people more often than they explained other speech.",
         " */",
         "grammar directme;",
         "",
@@ -106,7 +115,7 @@ def main():
         "<direction> = " + " | ".join(COMMANDS) + ";",
         "<carried_direction> = [<lead>] <direction> [<trail>];",
         "<carried_garbage> = [<lead>] <garbage> [<trail>];",
-        "<garbage_words> = <garbage>+;",
+        "<garbage_words> = (<garbage> | <sentence_word>)+;" if sentence_words else "<garbage_words> = <garbage>+;",
         "<direction_words> = [<lead>] <direction> ([then | and] <direction>)+ [<trail>];",
         "",
         "",
@@ -114,6 +123,9 @@ def main():
         "<garbage> = " + wrap(words, 12) + ";",
         "",
     ]
+    if sentence_words:
+        lines[-1:-1] = ["<sentence_word> = " + wrap(sentence_words, 18) + ";"]
+        lines.append("")
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     print(f"wrote {args.out}: {len(COMMANDS)} commands, {len(words)} other words")
