@@ -340,6 +340,15 @@ struct RecognizerSpeechTests {
     return wrong
   }
 
+  /// Expects each case, spoken by its voice with the shipped model, to give its directions.
+  static func expectDirections(_ cases: [(TestSupport.Voice, String, [Direction])], folder name: String) throws {
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder(name)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let wrong = try wrongDirections(cases, folder: folder, recognizer: recognizer)
+    #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count) wrong: \(wrong.joined(separator: "; "))")
+  }
+
   @Test("speech that is not a command rarely moves the ninja")
   func otherSpeech() throws {
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
@@ -405,11 +414,7 @@ struct RecognizerSpeechTests {
       (.init(.flite, "awb"), "move left", [.left]),
       (.init(.flite, "rms"), "down now", [.down]),
     ]
-    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
-    let folder = try TestSupport.temporaryFolder("carried-sentence")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let wrong = try Self.wrongDirections(sentences, folder: folder, recognizer: recognizer)
-    #expect(wrong.isEmpty, "\(wrong.count) of \(sentences.count) wrong: \(wrong.joined(separator: "; "))")
+    try Self.expectDirections(sentences, folder: "carried-sentence")
   }
 
   @Test(
@@ -424,11 +429,7 @@ struct RecognizerSpeechTests {
       (.init(.espeak, "en-us"), "down", [.down]),
       (.init(.espeak, "en-us+m5"), "down", [.down]),
     ]
-    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
-    let folder = try TestSupport.temporaryFolder("dog")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let wrong = try Self.wrongDirections(cases, folder: folder, recognizer: recognizer)
-    #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count) wrong: \(wrong.joined(separator: "; "))")
+    try Self.expectDirections(cases, folder: "dog")
   }
 
   @Test(
