@@ -146,6 +146,25 @@ public struct CorpusBuilder {
     return result.sorted { $0.condition < $1.condition }
   }
 
+  public static let otherWordsInNoise = "other words in room noise and babble, 10 dB SNR"
+
+  /// Real people's other words (no command said) mixed at `snr` with one noise each (tap,
+  /// bike, kitchen and babble in turn): what people say in a noisy room must not move the
+  /// ninja either (the noise conditions above hold commands only).
+  public func otherWordsInNoise(_ items: [BenchItem], snr: Double = 10) throws -> [BenchItem] {
+    let kinds: [Noise] = [.tap, .bike, .kitchen, .babble]
+    let noises = try Dictionary(uniqueKeysWithValues: kinds.map { ($0, try noise($0)) })
+    var random = Signal.Random(seed: UInt64(snr * 100) + 11)
+    return items.enumerated().map { index, item in
+      let kind = kinds[index % kinds.count]
+      let noise = noises[kind]!
+      let offset = Int.random(in: 0..<noise.count, using: &random)
+      return BenchItem(
+        id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: Self.otherWordsInNoise, expected: item.expected,
+        samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset))
+    }
+  }
+
   /// `samples` as `make` turns them (from an input file into an output file, by sox), kept
   /// in the cache as `name`.wav: made once, read from there on later runs.
   func processed(_ samples: [Int16], cachedAs name: String, _ make: (_ input: String, _ output: String) throws -> Void) throws

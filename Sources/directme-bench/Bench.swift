@@ -201,6 +201,7 @@ struct AccuracyBench: ParsableCommand {
   private func corpus(_ builder: CorpusBuilder) throws -> [BenchItem] {
     var items: [BenchItem] = []
     var realCommands: [BenchItem] = []
+    var realOthers: [BenchItem] = []
     let trainFolder = URL(fileURLWithPath: train ?? Resources.path("../shared/data/speech-commands-train"))
     if FileManager.default.fileExists(atPath: trainFolder.appendingPathComponent("manifest.tsv").path) {
       var checking = try TrainingSet.read(trainFolder, part: .checking)
@@ -218,6 +219,7 @@ struct AccuracyBench: ParsableCommand {
         items += try builder.overdriven(trainItems) + builder.offset(trainItems) + builder.hummed(trainItems)
       }
       realCommands += trainItems.filter { !$0.expected.isEmpty }
+      realOthers += trainItems.filter { $0.expected.isEmpty }
     } else if includes(.train) {
       warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")
     }
@@ -226,6 +228,7 @@ struct AccuracyBench: ParsableCommand {
       let devItems = try builder.devSet(devFolder)
       if includes(.dev) { items += devItems }
       realCommands += devItems.filter { !$0.expected.isEmpty }
+      realOthers += devItems.filter { $0.expected.isEmpty }
     } else if includes(.dev) || includes(.noise) {
       warn("bench: no dev set at \(devFolder.path) (pass --dev); its conditions are skipped")
     }
@@ -233,6 +236,10 @@ struct AccuracyBench: ParsableCommand {
       var commands = realCommands
       if quick { commands = commands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
       items += try builder.noiseMixes(commands)
+    }
+    if includes(.noise) && !realOthers.isEmpty {
+      // Every other one: ~400 items, the room noises and babble in turn.
+      items += try builder.otherWordsInNoise(realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == 0 }.map(\.element))
     }
     if includes(.sequences) && !realCommands.isEmpty {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")

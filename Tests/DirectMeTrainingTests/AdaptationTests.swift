@@ -420,3 +420,27 @@ func fliteKalItems() throws {
   let up = try #require(items.first { $0.id == "flite:kal/up" })
   #expect(Bandwidth.of(up.samples)?.isNarrowband == true, "\(String(describing: Bandwidth.of(up.samples)))")
 }
+
+@Test("other words in noise: each item mixed with one noise, tap, bike, kitchen and babble in turn, no command expected")
+func otherWordsInNoiseMixes() throws {
+  let cache = try TestSupport.temporaryFolder("other-words-noise")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  // Each noise a different steady level (one second, repeated), so a mix shows which was added.
+  let levels: [CorpusBuilder.Noise: Int16] = [.tap: 100, .bike: 200, .kitchen: 300, .babble: 400]
+  for (kind, level) in levels {
+    try Tools.write((0..<16_000).map { $0 % 2 == 0 ? level : -level }, to: cache.appendingPathComponent("noise-\(kind.rawValue).wav").path)
+  }
+  let builder = CorpusBuilder(cache: cache)
+  let speech = (0..<16_000).map { Int16(3000 * sin(Double($0) * 2 * .pi * 200 / 16_000)) }
+  let items = (0..<5).map { BenchItem(id: "word\($0)", condition: "dev", expected: [], samples: speech) }
+  let mixed = try builder.otherWordsInNoise(items)
+  #expect(mixed.map(\.id) == ["tap 10 dB/word0", "bike 10 dB/word1", "kitchen 10 dB/word2", "babble 10 dB/word3", "tap 10 dB/word4"])
+  #expect(mixed.allSatisfy { $0.condition == CorpusBuilder.otherWordsInNoise && $0.expected.isEmpty })
+  // Mixed 10 dB under the speech: the added noise's power is a tenth of the speech's, give or take.
+  for item in mixed {
+    let added = zip(item.samples, speech).map { Double($0) - Double($1) }
+    let ratio = added.map { $0 * $0 }.reduce(0, +) / speech.map { Double($0) * Double($0) }.reduce(0, +)
+    #expect(ratio > 0.05 && ratio < 0.2, "\(item.id): noise at \(10 * log10(ratio)) dB")
+  }
+  #expect(try builder.otherWordsInNoise(items).map(\.samples) == mixed.map(\.samples), "the same mixes every run")
+}
