@@ -58,15 +58,14 @@ def main():
             word = line.strip()
             if not word or word.startswith("#") or word in words:
                 continue
-            if word.startswith("+"):
-                # A word of several-words readings only (<garbage_words>), not one alone.
-                word = word[1:]
-                if word not in table:
-                    raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
-                sentence_words.append(word)
-                continue
+            # "+word": a word of several-words readings only (<garbage_words>), not one alone.
+            sentence_only = word.startswith("+")
+            word = word.lstrip("+")
             if word not in table:
                 raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
+            if sentence_only:
+                sentence_words.append(word)
+                continue
             if word in COMMANDS or any(p in [q for c in COMMANDS for q in table[c]] for p in table[word]):
                 left_out.append(word)
                 continue

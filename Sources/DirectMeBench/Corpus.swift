@@ -133,13 +133,8 @@ public struct CorpusBuilder {
       var random = Signal.Random(seed: UInt64(snr * 100) + 7)
       for (index, item) in items.enumerated() {
         for kind in [rooms[index % rooms.count], .babble] {
-          let noise = noises[kind]!
-          let offset = Int.random(in: 0..<noise.count, using: &random)
           let condition = kind == .babble ? "babble, \(Int(snr)) dB SNR" : "room noise (tap, bike, kitchen), \(Int(snr)) dB SNR"
-          result.append(
-            BenchItem(
-              id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: condition, expected: item.expected,
-              samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset)))
+          result.append(Self.mixed(item, with: kind, noises[kind]!, snr: snr, condition: condition, random: &random))
         }
       }
     }
@@ -157,12 +152,18 @@ public struct CorpusBuilder {
     var random = Signal.Random(seed: UInt64(snr * 100) + 11)
     return items.enumerated().map { index, item in
       let kind = kinds[index % kinds.count]
-      let noise = noises[kind]!
-      let offset = Int.random(in: 0..<noise.count, using: &random)
-      return BenchItem(
-        id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: Self.otherWordsInNoise, expected: item.expected,
-        samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset))
+      return Self.mixed(item, with: kind, noises[kind]!, snr: snr, condition: Self.otherWordsInNoise, random: &random)
     }
+  }
+
+  /// `item` mixed at `snr` with `noise` (of `kind`), from an offset `random` draws.
+  private static func mixed(
+    _ item: BenchItem, with kind: Noise, _ noise: [Int16], snr: Double, condition: String, random: inout Signal.Random
+  ) -> BenchItem {
+    let offset = Int.random(in: 0..<noise.count, using: &random)
+    return BenchItem(
+      id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: condition, expected: item.expected,
+      samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset))
   }
 
   /// `samples` as `make` turns them (from an input file into an output file, by sox), kept
