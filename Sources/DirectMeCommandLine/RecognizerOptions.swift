@@ -49,6 +49,12 @@ public struct RecognizerOptions: ParsableArguments {
     help: ArgumentHelp("A PocketSphinx option for the streaming decoder, as -name=value (for experiments).", visibility: .hidden))
   public var streamingDecoderOptions: [String] = []
 
+  @Flag(
+    help: ArgumentHelp(
+      "Act on the streaming decoder's own readings, without the final pass: no command is checked against other words (for measuring what the final pass costs).",
+      visibility: .hidden))
+  public var streamingOnly = false
+
   public func validate() throws {
     for (flag, options) in [("--final-decoder-option", finalDecoderOptions), ("--streaming-decoder-option", streamingDecoderOptions)] {
       for option in options where !(option.hasPrefix("-") && option.contains("=")) {
@@ -81,6 +87,7 @@ public struct RecognizerOptions: ParsableArguments {
       maximumTranscriptions: alternates)
     Self.add(finalDecoderOptions, to: &configuration.finalDecoderOptions)
     Self.add(streamingDecoderOptions, to: &configuration.streamingDecoderOptions)
+    if streamingOnly { configuration.finalPass = .streaming }
     return configuration
   }
 

@@ -74,6 +74,32 @@ struct ExecutableTests {
     }
   }
 
+  @Test("replay --streaming-only (the bench's measure of the final pass's cost) decides without the final pass")
+  func replayStreamingOnly() throws {
+    let folder = try TestSupport.temporaryFolder("streaming-only")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = try makeCommandFiles(in: folder)
+    for (streamingOnly, expectsAlternates) in [(true, false), (false, true)] {
+      let run = try TestSupport.run(
+        [executable!.path, "replay", "--json"] + (streamingOnly ? ["--streaming-only"] : []) + files.map(\.path))
+      #expect(run.status == 0, "stderr: \(run.stderr)")
+      let lines = run.stdout.split(separator: "\n")
+      try #require(lines.count == files.count, "\(run.stdout)")
+      for (line, spec) in zip(lines, commandFiles) {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        // The streaming reading alone is not checked (flite's "move left" is "lot" to it:
+        // the final pass, routing flite to the synthetic voices' model, is what hears it).
+        if !streamingOnly {
+          #expect(object["instructions"] as? [String] == spec.expected.map(\.rawValue), "\(spec.text): \(line)")
+        }
+        // Without the final pass there is no other-words reading to give as an alternate.
+        let utterances = try #require(object["utterances"] as? [[String: Any]])
+        let alternates = utterances.map { ($0["alternates"] as? [Any])?.count ?? 0 }
+        #expect(alternates.contains { $0 > 0 } == expectsAlternates, "streaming only: \(streamingOnly): \(line)")
+      }
+    }
+  }
+
   @Test("replay takes FLAC, OGG/Vorbis, MP3 and A-law/mu-law WAV recordings and gives their instructions")
   func replayFormats() throws {
     let folder = try TestSupport.temporaryFolder("formats")
