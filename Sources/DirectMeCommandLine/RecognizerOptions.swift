@@ -51,7 +51,7 @@ public struct RecognizerOptions: ParsableArguments {
 
   @Flag(
     help: ArgumentHelp(
-      "Act on the streaming decoder's own readings, without the final pass: no command is checked against other words (for measuring what the final pass costs).",
+      "Act on the streaming decoder's own readings, without the final pass: nothing is checked against other words, any speech may move the ninja (for measuring what the final pass costs).",
       visibility: .hidden))
   public var streamingOnly = false
 

@@ -131,7 +131,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     // Partials follow the <commands> rule when there is one: a small search, cheap enough to
     // run on every frame, whose last word tells the endpointer whether a command just ended.
     // The final pass decides whether the utterance was a command at all.
-    if configuration.finalPass == .batch && streamingGrammar.rules[Search.commands] != nil {
+    if streamingGrammar.rules[Search.commands] != nil {
       try streaming.select(search: Search.commands)
     }
     if let (final, searches, nearMisses, check) = try finalSetup.result?.get() {

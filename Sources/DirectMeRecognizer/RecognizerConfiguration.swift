@@ -9,7 +9,10 @@ public struct RecognizerConfiguration: Hashable, Sendable {
 
   /// How the final result of an utterance is decoded.
   public enum FinalPass: String, Hashable, Sendable, CaseIterable {
-    /// The streaming decode's own result (cepstral mean carried over from earlier speech).
+    /// The streaming decode's own result (cepstral mean carried over from earlier speech),
+    /// of the same search as with the final pass (`<commands>` when the grammar has it, which
+    /// hears commands in any speech): the streaming pass's cost alone, for measuring what the
+    /// final pass costs (`replay --streaming-only`), not a way to decide.
     case streaming
     /// The utterance decoded again as a whole, normalized by its own cepstral mean.
     case batch
