@@ -18,7 +18,8 @@ struct LiveBench: ParsableCommand {
       checking speakers, when --train names it; and four flite voices), beside the v1 \
       end-of-speech rule (0.5 s of silence). 2. Decode speed: `directme replay` of one long \
       recording (and its streaming pass alone, without the final pass) beside \
-      `pocketsphinx_continuous -infile` with the same grammar and with a four-word grammar. 3. Live, through a private PulseAudio daemon whose virtual \
+      `pocketsphinx_continuous -infile` with the same grammar and with a four-word grammar. \
+      3. Live, through a private PulseAudio daemon whose virtual \
       microphone is fed in real time, the window on SDL's dummy driver: start-up time, CPU \
       while listening to silence and to continuous speech, resident memory, and the \
       end-to-end latency to the first frame that shows the move, split by stage.
