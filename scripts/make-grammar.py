@@ -56,11 +56,14 @@ def main():
     with open(os.path.join(ROOT, "grammars", "common-words.txt"), encoding="utf-8") as f:
         for line in f:
             word = line.strip()
-            if not word or word.startswith("#") or word in words:
+            if not word or word.startswith("#"):
                 continue
             # "+word": a word of several-words readings only (<garbage_words>), not one alone.
             sentence_only = word.startswith("+")
             word = word.lstrip("+")
+            # A word listed twice (plain or "+") is taken once, in the rule of its first line.
+            if word in words or word in sentence_words:
+                continue
             if word not in table:
                 raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
             if sentence_only:
