@@ -20,8 +20,8 @@ let package = Package(
       providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]
     ),
     .systemLibrary(
-      name: "CPulseSimple",
-      pkgConfig: "libpulse-simple",
+      name: "CPulse",
+      pkgConfig: "libpulse",
       providers: [.apt(["libpulse-dev"])]
     ),
     .systemLibrary(
@@ -62,7 +62,7 @@ let package = Package(
     // Adapters: one per outside world. Only these import the C modules.
     .target(
       name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "CPocketSphinx", "CSenoneScorer", "CSphinxLists"]),
-    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulseSimple", "CSndFile", "CSampleRate"]),
+    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulse", "CSndFile", "CSampleRate"]),
     .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
 
     // Adaptation and tuning: runs sphinxtrain's tools on labelled recordings, learns the
