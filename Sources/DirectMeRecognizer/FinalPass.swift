@@ -124,8 +124,9 @@ extension PocketSphinxRecognizer {
     guard finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage) else {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
-    return RecognitionResult(
-      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard, asking: asking), start: 0, end: duration)
+    let transcriptions = try verify(commands, on: final, scores: &scores, heard: heard, asking: asking)
+    if ScoreCache.timesSearches { FileHandle.standardError.write(Data((scores.costLine + "\n").utf8)) }
+    return RecognitionResult(transcriptions: transcriptions, start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -169,6 +170,19 @@ extension PocketSphinxRecognizer {
 
     init(audio: [Int16]) { self.audio = audio }
 
+    /// Whether each final pass says on stderr what its searches cost (`DIRECTME_SEARCH_TIMES=1`):
+    /// for measuring where a final pass's time goes, not for users.
+    static let timesSearches = ProcessInfo.processInfo.environment["DIRECTME_SEARCH_TIMES"] == "1"
+    /// By search (a "+scoring" suffix when the audio was scored for it): decodes, frames and
+    /// seconds so far, in the order first run; kept only when `timesSearches`.
+    private(set) var costs: [(search: String, decodes: Int, frames: Int, seconds: Double)] = []
+
+    /// One line for stderr: each search's decodes, frames and milliseconds.
+    var costLine: String {
+      "search times: " + costs.map { "\($0.search) \($0.decodes)x \($0.frames) frames \(String(format: "%.1f", $0.seconds * 1000)) ms" }
+        .joined(separator: "; ")
+    }
+
     /// Takes `known` as the scores of `audio[range]`, scored already.
     mutating func know(_ known: Decoder.SenoneScores, of range: Range<Int>) { scores[range] = known }
 
@@ -184,8 +198,24 @@ extension PocketSphinxRecognizer {
       try decoder.select(search: search)
       let key = Reading(range: range, search: search, decoder: ObjectIdentifier(decoder))
       if let known = readings[key] { return known }
+      guard Self.timesSearches else {
+        let reading = try read(range, on: decoder)
+        readings[key] = reading
+        return reading
+      }
+      let scoring = scores[range] == nil && !scores.keys.contains { $0.contains(range.lowerBound) && $0.upperBound >= range.upperBound }
+      let started = ContinuousClock.now
       let reading = try read(range, on: decoder)
       readings[key] = reading
+      let name = scoring ? search + "+scoring" : search
+      let (frames, seconds) = (Self.frames(of: range, in: range).count, (ContinuousClock.now - started).seconds)
+      if let index = costs.firstIndex(where: { $0.search == name }) {
+        costs[index].decodes += 1
+        costs[index].frames += frames
+        costs[index].seconds += seconds
+      } else {
+        costs.append((name, 1, frames, seconds))
+      }
       return reading
     }
 

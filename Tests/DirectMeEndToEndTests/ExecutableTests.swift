@@ -74,15 +74,27 @@ struct ExecutableTests {
     }
   }
 
-  @Test("replay --streaming-only (the bench's measure of the final pass's cost) decides without the final pass")
+  @Test(
+    "replay --streaming-only (the bench's measure of the final pass's cost) decides without the final pass; DIRECTME_SEARCH_TIMES=1 says what each final pass's searches cost"
+  )
   func replayStreamingOnly() throws {
     let folder = try TestSupport.temporaryFolder("streaming-only")
     defer { try? FileManager.default.removeItem(at: folder) }
     let files = try makeCommandFiles(in: folder)
     for (streamingOnly, expectsAlternates) in [(true, false), (false, true)] {
       let run = try TestSupport.run(
-        [executable!.path, "replay", "--json"] + (streamingOnly ? ["--streaming-only"] : []) + files.map(\.path))
+        [executable!.path, "replay", "--json"] + (streamingOnly ? ["--streaming-only"] : []) + files.map(\.path),
+        environment: ["DIRECTME_SEARCH_TIMES": "1"])
       #expect(run.status == 0, "stderr: \(run.stderr)")
+      // One line per final pass: the commands reading scores the audio, the other words'
+      // reading reads those scores; none without a final pass.
+      let costs = run.stderr.split(separator: "\n").filter { $0.hasPrefix("search times: ") }
+      if streamingOnly {
+        #expect(costs.isEmpty, "\(run.stderr)")
+      } else {
+        #expect(!costs.isEmpty && costs.allSatisfy { $0.contains("commands") }, "\(run.stderr)")
+        #expect(costs.contains { $0.contains("commands+scoring 1x") } && costs.contains { $0.contains("garbage") }, "\(run.stderr)")
+      }
       let lines = run.stdout.split(separator: "\n")
       try #require(lines.count == files.count, "\(run.stdout)")
       for (line, spec) in zip(lines, commandFiles) {
