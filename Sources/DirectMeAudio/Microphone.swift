@@ -87,7 +87,7 @@ public final class Microphone {
     }
     while pa_context_get_state(context) != PA_CONTEXT_READY {
       try check("pa_context_connect")
-      try iterate(blocking: true, "pa_context_connect")
+      try waitForServer("pa_context_connect")
     }
     var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(Self.sampleRate), channels: 1)
     guard let stream = pa_stream_new(context, "voice commands", &spec, nil) else {
@@ -104,7 +104,7 @@ public final class Microphone {
     }
     while pa_stream_get_state(stream) != PA_STREAM_READY {
       try check("pa_stream_connect_record")
-      try iterate(blocking: true, "pa_stream_connect_record")
+      try waitForServer("pa_stream_connect_record")
     }
   }
 
@@ -132,9 +132,9 @@ public final class Microphone {
     }
   }
 
-  /// Runs one round of the main loop: waits for the server's next message when `blocking`.
-  private func iterate(blocking: Bool, _ function: String) throws {
-    if pa_mainloop_iterate(mainloop, blocking ? 1 : 0, nil) < 0 {
+  /// Runs one round of the main loop, waiting for the server's next message.
+  private func waitForServer(_ function: String) throws {
+    if pa_mainloop_iterate(mainloop, 1, nil) < 0 {
       throw PulseAudioError(function: function, code: Int32(PA_ERR_CONNECTIONTERMINATED.rawValue), device: device)
     }
   }
@@ -180,7 +180,7 @@ public final class Microphone {
     takeReceived()
     while received.count < count {
       try check("pa_stream_peek")
-      try iterate(blocking: true, "pa_mainloop_iterate")
+      try waitForServer("pa_mainloop_iterate")
       takeReceived()
     }
     let samples = Array(received.prefix(count))

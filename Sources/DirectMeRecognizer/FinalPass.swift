@@ -116,6 +116,8 @@ extension PocketSphinxRecognizer {
     let cleaned = configuration.denoiser?.cleaned(heard) ?? heard
     var scores = ScoreCache(audio: fillingDigitalSilence ? Signal.filledDigitalSilence(cleaned) : cleaned)
     if let scored, scored.audio == scores.audio { scores.know(scored.scores, of: 0..<scored.audio.count) }
+    // Every pass says what it cost, those that end before the command words are checked too.
+    defer { if ScoreCache.timesSearches { FileHandle.standardError.write(Data((scores.costLine + "\n").utf8)) } }
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try scores.decode(
       0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
@@ -124,9 +126,8 @@ extension PocketSphinxRecognizer {
     guard finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage) else {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
-    let transcriptions = try verify(commands, on: final, scores: &scores, heard: heard, asking: asking)
-    if ScoreCache.timesSearches { FileHandle.standardError.write(Data((scores.costLine + "\n").utf8)) }
-    return RecognitionResult(transcriptions: transcriptions, start: 0, end: duration)
+    return RecognitionResult(
+      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard, asking: asking), start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -171,7 +172,8 @@ extension PocketSphinxRecognizer {
     init(audio: [Int16]) { self.audio = audio }
 
     /// Whether each final pass says on stderr what its searches cost (`DIRECTME_SEARCH_TIMES=1`):
-    /// for measuring where a final pass's time goes, not for users.
+    /// for measuring where a final pass's time goes, not for users. (The second opinion's
+    /// decodes, by another model into a cache of their own, are not in the line.)
     static let timesSearches = ProcessInfo.processInfo.environment["DIRECTME_SEARCH_TIMES"] == "1"
     /// By search (a "+scoring" suffix when the audio was scored for it): decodes, frames and
     /// seconds so far, in the order first run; kept only when `timesSearches`.
@@ -198,30 +200,27 @@ extension PocketSphinxRecognizer {
       try decoder.select(search: search)
       let key = Reading(range: range, search: search, decoder: ObjectIdentifier(decoder))
       if let known = readings[key] { return known }
-      guard Self.timesSearches else {
-        let reading = try read(range, on: decoder)
-        readings[key] = reading
-        return reading
-      }
-      let scoring = scores[range] == nil && !scores.keys.contains { $0.contains(range.lowerBound) && $0.upperBound >= range.upperBound }
       let started = ContinuousClock.now
-      let reading = try read(range, on: decoder)
+      let (reading, scored) = try read(range, on: decoder)
       readings[key] = reading
-      let name = scoring ? search + "+scoring" : search
-      let (frames, seconds) = (Self.frames(of: range, in: range).count, (ContinuousClock.now - started).seconds)
-      if let index = costs.firstIndex(where: { $0.search == name }) {
-        costs[index].decodes += 1
-        costs[index].frames += frames
-        costs[index].seconds += seconds
-      } else {
-        costs.append((name, 1, frames, seconds))
+      if Self.timesSearches {
+        let name = scored ? search + "+scoring" : search
+        let (frames, seconds) = (Self.frames(of: range, in: range).count, (ContinuousClock.now - started).seconds)
+        if let index = costs.firstIndex(where: { $0.search == name }) {
+          costs[index].decodes += 1
+          costs[index].frames += frames
+          costs[index].seconds += seconds
+        } else {
+          costs.append((name, 1, frames, seconds))
+        }
       }
       return reading
     }
 
-    /// `audio[range]` decoded with the decoder's selected search.
-    private mutating func read(_ range: Range<Int>, on decoder: Decoder) throws -> Transcription? {
-      if let known = scores[range] { return try decoder.decode(known) }
+    /// `audio[range]` decoded with the decoder's selected search, and whether its audio was
+    /// scored for it (not read from scores already at hand).
+    private mutating func read(_ range: Range<Int>, on decoder: Decoder) throws -> (Transcription?, scored: Bool) {
+      if let known = scores[range] { return (try decoder.decode(known), false) }
       // Only a whole stretch gives parts (a part found first must not send the range to be
       // scored again: which is found first is the dictionary's order).
       let parts = scores.lazy.compactMap { whole, known in
@@ -229,11 +228,11 @@ extension PocketSphinxRecognizer {
       }
       if let part = parts.first {
         scores[range] = part
-        return try decoder.decode(part)
+        return (try decoder.decode(part), false)
       }
       let (reading, kept) = try decoder.decodeWholeKeepingScores(Array(audio[range]))
       scores[range] = kept
-      return reading
+      return (reading, true)
     }
   }
 
