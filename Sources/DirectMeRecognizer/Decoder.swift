@@ -326,10 +326,13 @@ final class Decoder {
   /// The searches of `deferred` rules are checked now (their words must be in the
   /// dictionary) but built the first time they are selected: a search over a few hundred
   /// words holds about 2 MB, worth holding only once it is needed. `beams`: by rule, beams
-  /// (`-beam`, `-pbeam`, `-wbeam`) its search uses instead of the decoder's.
+  /// (`-beam`, `-pbeam`, `-wbeam`) its search uses instead of the decoder's. `deferringPublic`:
+  /// the public rule's search is deferred too when one of `rules` is found (that one is
+  /// selected instead): a decoder that searches only those rules never builds it.
   @discardableResult
   func setGrammar(
-    _ path: String, named name: String, rules: [String] = [], deferred: [String] = [], beams: [String: [String: Double]] = [:]
+    _ path: String, named name: String, rules: [String] = [], deferred: [String] = [], beams: [String: [String: Double]] = [:],
+    deferringPublic: Bool = false
   ) throws -> (words: Set<String>, rules: [String: Set<String>]) {
     searchBeams.merge(beams) { $1 }
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
@@ -341,9 +344,16 @@ final class Decoder {
     guard let publicRule = jsgf_get_public_rule(grammar) else {
       throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
     }
-    let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path)
-    var found: [String: Set<String>] = [:]
     let grammarName = String(cString: jsgf_grammar_name(grammar))
+    let firstBuilt = rules.first { jsgf_get_rule(grammar, "\(grammarName).\($0)") != nil }
+    let deferringPublic = deferringPublic && firstBuilt != nil
+    let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path, build: !deferringPublic)
+    if deferringPublic {
+      deferredSearches[name] = (grammar, publicRule, path)
+      keptGrammars.append(grammar)
+      keep = true
+    }
+    var found: [String: Set<String>] = [:]
     for rule in rules + deferred {
       guard let definition = jsgf_get_rule(grammar, "\(grammarName).\(rule)") else { continue }
       if deferred.contains(rule) {
@@ -355,7 +365,8 @@ final class Decoder {
         found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path)
       }
     }
-    let (status, log2) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, name) }
+    let selected = deferringPublic ? firstBuilt! : name
+    let (status, log2) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, selected) }
     try check(status, "ps_set_search", log: log2)
     releaseModelDefinition()
     return (words, found)
@@ -411,6 +422,9 @@ final class Decoder {
     }
     return words
   }
+
+  /// The searches not built yet (built when first selected).
+  var deferredSearchNames: Set<String> { Set(deferredSearches.keys) }
 
   /// Makes `name` the search for the next utterances. The corresponding C function is `ps_set_search`.
   func select(search name: String) throws {

@@ -29,7 +29,8 @@ public final class PocketSphinxRecognizer: Recognizer {
   let voiceCheck: VoiceCheck?
   /// The model's voice routing (its `routing.json`; for a personal model, that of the model
   /// for other voices): utterances in the routed voices are decoded by the final pass with
-  /// the routed voices' model, loaded when first needed.
+  /// the routed voices' model (loaded at a live session's start, `preloadLaterModels`, or
+  /// when first needed).
   /// The routing of the model's own folder (for a personal model: of its owner's utterances)
   /// and, for a personal model, of the model for other voices; each routing's `model` is an
   /// absolute path.
@@ -104,7 +105,7 @@ public final class PocketSphinxRecognizer: Recognizer {
             let rules = try final.setGrammar(
               setup.grammar, named: Search.main,
               rules: Search.finalRules, deferred: Search.deferredFinalRules,
-              beams: [Search.garbageWords: setup.severalWordsBeams]
+              beams: [Search.garbageWords: setup.severalWordsBeams], deferringPublic: true
             ).rules
             return (final, rules)
           }
@@ -122,7 +123,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     }
     let streamingResult = Result { () throws -> (Decoder, (words: Set<String>, rules: [String: Set<String>])) in
       let streaming = try Self.makeDecoder(loading, extra: configuration.streamingDecoderOptions)
-      return (streaming, try streaming.setGrammar(configuration.grammar, named: Search.main, rules: [Search.commands]))
+      return (streaming, try streaming.setGrammar(configuration.grammar, named: Search.main, rules: [Search.commands], deferringPublic: true))
     }
     finalLoaded.wait()
     let (streaming, streamingGrammar) = try streamingResult.get()
@@ -173,9 +174,9 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// accent that people's "done" or "don't" would match too.
   static let routedPronunciations = "pronunciations.dict"
 
-  /// A final-pass decoder of another model (the routed voices', the second opinion's),
-  /// loaded the first time an utterance needs it (many sessions never do: its memory is not
-  /// spent for nothing).
+  /// A final-pass decoder of another model (the routed voices', the second opinion's):
+  /// preloaded in a live session (`preloadLaterModels`), else loaded the first time an
+  /// utterance needs it (a replay of a file may never: its memory is not spent for nothing).
   func laterDecoder(_ model: String) throws -> Decoder {
     if let decoder = laterDecoders[model] { return decoder }
     let decoder: Decoder
@@ -189,7 +190,9 @@ public final class PocketSphinxRecognizer: Recognizer {
     return decoder
   }
 
-  private static func loadLaterDecoder(_ model: String, configuration: RecognizerConfiguration) throws -> Decoder {
+  /// `warm`: every search built and the model's scores read once, as a final pass would
+  /// (for a decoder loaded ahead; see `preloadLaterModels`).
+  private static func loadLaterDecoder(_ model: String, configuration: RecognizerConfiguration, warm: Bool = false) throws -> Decoder {
     var loading = configuration
     loading.acousticModel = model
     loading.dictionary = try DictionaryTrimmer.trimmedCopy(of: configuration.dictionary, for: configuration.grammar)
@@ -201,31 +204,63 @@ public final class PocketSphinxRecognizer: Recognizer {
     _ = try decoder.setGrammar(
       loading.grammar, named: Search.main,
       rules: Search.finalRules, deferred: Search.deferredFinalRules,
-      beams: [Search.garbageWords: loading.severalWordsBeams])
+      beams: [Search.garbageWords: loading.severalWordsBeams], deferringPublic: true)
+    if warm {
+      // A quarter second of faint noise through each search, every senone scored: the
+      // deferred searches are built, the scorer attached and the model's mixture weights
+      // (mapped from `sendump`) read in.
+      var random = Signal.Random(seed: 1)
+      let faint = (0..<sampleRate / 4).map { _ in Int16.random(in: -8...8, using: &random) }
+      for search in Search.finalRules + Search.deferredFinalRules {
+        try decoder.select(search: search)
+        _ = try decoder.decodeWholeKeepingScores(faint)
+      }
+    }
     return decoder
   }
 
-  /// A later decoder loading on a thread of its own (`preloadRoutedModel`).
+  /// A later decoder loading on a thread of its own (`preloadLaterModels`).
   private final class Preloading: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     /// Set before `done` is signalled.
     var result: Result<Decoder, any Error>?
   }
 
-  /// Starts loading the routed voices' model (`routing.json`) on a thread of its own, if
-  /// the model has one and it is not loaded: the first utterance near the routing's margin
-  /// needs it (to weigh the two models' fit), and a third of people's words lie there, so
-  /// a live session loads it sooner or later; loaded on demand, it held that utterance's
-  /// decision back by its loading time (~80 ms). Call it from the thread that decodes, as
-  /// every other method; an error surfaces when the model is first needed.
-  public func preloadRoutedModel() {
-    guard final != nil, let model = routing?.model, laterDecoders[model] == nil, preloading[model] == nil else { return }
-    let loading = Preloading()
-    preloading[model] = loading
+  /// The models a final pass may turn to besides its own, most needed first: the routed
+  /// voices' (`routing.json`; a third of people's words lie near its margin, where both
+  /// models' fit is weighed), the routed voices' through a narrowband link, and the model
+  /// asked for second opinions.
+  var laterModels: [String] {
+    var models: [String] = []
+    for routing in [routing, otherVoicesRouting].compactMap({ $0 }) {
+      models.append(routing.model)
+      if let narrowband = routing.narrowbandModel { models.append(narrowband) }
+    }
+    if let second = configuration.secondOpinion { models.append(second.model) }
+    var seen = Set<String>()
+    return models.filter { seen.insert($0).inserted }
+  }
+
+  /// Starts loading every later model (`laterModels`) not loaded yet, one after another on
+  /// a thread of its own, each with its searches built and its scores read once: a live
+  /// session needs each sooner or later, and each one loaded on demand held that
+  /// utterance's decision back by its loading time and stepped the session's memory up by
+  /// 5-7 MB minutes into the session (heaptrack: the acoustic model, dictionary and searches
+  /// of a decoder), and its first use by 3-5 MB more (its deferred searches, its scorer, the
+  /// mixture weights read in). Call it from the thread that decodes, as every other method;
+  /// an error surfaces when the model is first needed.
+  public func preloadLaterModels() {
+    guard final != nil else { return }
+    let models = laterModels.filter { laterDecoders[$0] == nil && preloading[$0] == nil }
+    guard !models.isEmpty else { return }
+    let loadings = models.map { _ in Preloading() }
+    for (model, loading) in zip(models, loadings) { preloading[model] = loading }
     let configuration = self.configuration
     Thread {
-      loading.result = Result { try Self.loadLaterDecoder(model, configuration: configuration) }
-      loading.done.signal()
+      for (model, loading) in zip(models, loadings) {
+        loading.result = Result { try Self.loadLaterDecoder(model, configuration: configuration, warm: true) }
+        loading.done.signal()
+      }
     }.start()
   }
 
@@ -298,6 +333,10 @@ public final class PocketSphinxRecognizer: Recognizer {
       droppedSamples += settledSample
     }
     let result = try finalPass()
+    // The pass's searches and scores are freed; their pages go back to the system, or a
+    // long session's memory creeps up to the costliest utterance's mark and stays there.
+    // The corresponding C function is `malloc_trim` (~0.3 ms a pass).
+    malloc_trim(0)
     guard droppedSamples > 0 || settledTime > 0 else { return result }
     var shifted = result.shifted(by: Double(droppedSamples) / Double(Self.sampleRate))
     for index in shifted.transcriptions.indices {

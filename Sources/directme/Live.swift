@@ -59,7 +59,7 @@ struct Live: ParsableCommand {
       print("listening: \(device ?? "the default source")")
       fflush(nil)
       // Before the pipeline's threads start (the recognizer is theirs from then on).
-      recognizer.preloadRoutedModel()
+      recognizer.preloadLaterModels()
       let outcome = try runStage(display: stage, settings: settings, producer: pipeline.producer)
       if outcome.failed { throw ExitCode(1) }
     }

@@ -460,6 +460,39 @@ struct RecognizerSpeechTests {
     #expect(narrow["direction_words"] == wide["direction_words"])
   }
 
+  @Test(
+    "a public rule deferred is built when first selected, and hears as one built at once",
+    .enabled(if: TestSupport.Voice(.flite, "awb").isAvailable, "needs flite and sox (scripts/setup.sh)"))
+  func deferredPublicRule() throws {
+    let folder = try TestSupport.temporaryFolder("deferred-public")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("sentence.wav")
+    try TestSupport.speak("move the ninja up and then what", voice: TestSupport.Voice(.flite, "awb"), to: file)
+    let samples = try TestSupport.samples(of: file)
+    let configuration = shippedConfiguration()
+    func decoder() throws -> Decoder {
+      try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading")
+    }
+    let atOnce = try decoder()
+    try atOnce.setGrammar(grammar, named: "directme", rules: ["commands"])
+    let deferring = try decoder()
+    let found = try deferring.setGrammar(grammar, named: "directme", rules: ["commands"], deferringPublic: true)
+    #expect(found.rules["commands"]?.contains("up") == true && found.words.contains("what"))
+    #expect(deferring.deferredSearchNames == ["directme"])
+    // The first rule found is selected in its place.
+    let publicReading = try atOnce.decodeWhole(samples)
+    try atOnce.select(search: "commands")
+    #expect(try deferring.decodeWhole(samples) == atOnce.decodeWhole(samples))
+    try deferring.select(search: "directme")
+    #expect(deferring.deferredSearchNames.isEmpty)
+    #expect(try deferring.decodeWhole(samples) == publicReading)
+    // Without such a rule the public rule is built and selected at once.
+    let alone = try decoder()
+    try alone.setGrammar(grammar, named: "directme", rules: ["no_such_rule"], deferringPublic: true)
+    #expect(alone.deferredSearchNames.isEmpty)
+    #expect(try alone.decodeWhole(samples) == publicReading)
+  }
+
   @Test("a final result carries alternates with scores no better than the best")
   func alternates() throws {
     let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())

@@ -96,12 +96,19 @@ struct RoutingFitTests {
     #expect(right >= near.count - 1, "\(right) of \(near.count) right: \(near.joined(separator: "; "))")
   }
 
-  @Test("a routed model loaded ahead on a thread of its own decides as one loaded when first needed")
+  @Test("later models loaded ahead on a thread of their own decide as ones loaded when first needed")
   func preloaded() throws {
     let onDemand = try PocketSphinxRecognizer(configuration: shippedConfiguration())
-    let ahead = try PocketSphinxRecognizer(configuration: shippedConfiguration())
-    ahead.preloadRoutedModel()
-    ahead.preloadRoutedModel()  // once is enough; a second call changes nothing
+    var asking = shippedConfiguration()
+    asking.secondOpinion = .init(model: RecognizerConfiguration.defaultModelFolder + "/en-us", asked: [:])
+    let ahead = try PocketSphinxRecognizer(configuration: asking)
+    // The routed voices', theirs through a narrowband link, the second opinion's: each once.
+    let models = ahead.laterModels
+    #expect(models.count == 3 && Set(models).count == 3, "\(models)")
+    #expect(models.first == ahead.routing?.model && models.last == asking.secondOpinion?.model, "\(models)")
+    ahead.preloadLaterModels()
+    ahead.preloadLaterModels()  // once is enough; a second call changes nothing
+    for model in models { _ = try ahead.laterDecoder(model) }
     let folder = try TestSupport.temporaryFolder("preloaded")
     defer { try? FileManager.default.removeItem(at: folder) }
     var routed = 0
