@@ -50,6 +50,10 @@ struct LiveBench: ParsableCommand {
   @Option(help: "Minutes of soak after the live figures: commands, room noise and silence in turn, resident memory sampled (0: none).")
   var soakMinutes: Double = 0
 
+  @Option(
+    help: "The soak's first cycle (as numbered in soak-memory.tsv): each cycle's sequences and noise follow from its number, so a short soak from cycle N plays what a long one plays there.")
+  var soakFirstCycle: Int = 1
+
   @Flag(help: "Skip the live part (PulseAudio, window).")
   var noLive = false
 
@@ -378,12 +382,13 @@ struct LiveBench: ParsableCommand {
       let late = LatencyMeasurement.percentile(Array(settled.suffix(third)), 0.5) ?? first
       let low = settled.min() ?? first
       let high = settled.max() ?? first
-      let samples = soak.memory.enumerated().map { "\($0.offset + 1)\t\(String(format: "%.1f", $0.element))" }
+      let samples = soak.memory.enumerated().map { "\($0.offset + max(1, soakFirstCycle))\t\(String(format: "%.1f", $0.element))" }
       try ("cycle\tresident MB\n" + samples.joined(separator: "\n") + "\n")
         .write(to: work.appendingPathComponent("soak-memory.tsv"), atomically: true, encoding: .utf8)
       emit(
         row(
-          String(format: "soak, %.0f min (%d cycles)", soak.minutes, soak.memory.count),
+          String(format: "soak, %.0f min (%d cycles", soak.minutes, soak.memory.count)
+            + (soakFirstCycle > 1 ? " from cycle \(soakFirstCycle))" : ")"),
           String(
             format: "memory after warm-up: median %.1f MB (first third) -> %.1f MB (last third), samples %.1f-%.1f MB; %d instructions for %d commands played",
             early, late, low, high, soak.instructions, soak.commands),
@@ -414,7 +419,7 @@ struct LiveBench: ParsableCommand {
     var memory: [Double] = []
     var commandsPlayed = 0
     let start = Date()
-    var cycle = 0
+    var cycle = max(1, soakFirstCycle) - 1
     while Date().timeIntervalSince(start) < soakMinutes * 60 {
       let recordings = try builder.timedSequences(count: 4, pause: 0.2...0.4, seed: 1000 + UInt64(cycle % 50))
       commandsPlayed += recordings.reduce(0) { $0 + $1.words.count }
