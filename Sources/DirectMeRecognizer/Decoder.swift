@@ -345,25 +345,22 @@ final class Decoder {
       throw ConfigurationError(file: path, problem: "no public rule (declare one: public <commands> = ...;)")
     }
     let grammarName = String(cString: jsgf_grammar_name(grammar))
-    let firstBuilt = rules.first { jsgf_get_rule(grammar, "\(grammarName).\($0)") != nil }
+    let defined = (rules + deferred).compactMap { rule in jsgf_get_rule(grammar, "\(grammarName).\(rule)").map { (rule, $0) } }
+    let firstBuilt = defined.first { !deferred.contains($0.0) }?.0
     let deferringPublic = deferringPublic && firstBuilt != nil
-    let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path, build: !deferringPublic)
-    if deferringPublic {
-      deferredSearches[name] = (grammar, publicRule, path)
-      keptGrammars.append(grammar)
+    /// Keeps `rule` to be built as search `name` when first selected (the grammar with it).
+    func deferSearch(_ name: String, rule: OpaquePointer) {
+      deferredSearches[name] = (grammar, rule, path)
+      if !keep { keptGrammars.append(grammar) }
       keep = true
     }
+    let words = try addSearch(from: grammar, rule: publicRule, named: name, path: path, build: !deferringPublic)
+    if deferringPublic { deferSearch(name, rule: publicRule) }
     var found: [String: Set<String>] = [:]
-    for rule in rules + deferred {
-      guard let definition = jsgf_get_rule(grammar, "\(grammarName).\(rule)") else { continue }
-      if deferred.contains(rule) {
-        found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path, build: false)
-        deferredSearches[rule] = (grammar, definition, path)
-        if !keep { keptGrammars.append(grammar) }
-        keep = true
-      } else {
-        found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path)
-      }
+    for (rule, definition) in defined {
+      let deferring = deferred.contains(rule)
+      found[rule] = try addSearch(from: grammar, rule: definition, named: rule, path: path, build: !deferring)
+      if deferring { deferSearch(rule, rule: definition) }
     }
     let selected = deferringPublic ? firstBuilt! : name
     let (status, log2) = SphinxLog.capturing("selecting grammar \(path)") { ps_set_search(handle, selected) }

@@ -209,8 +209,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       // A quarter second of faint noise through each search, every senone scored: the
       // deferred searches are built, the scorer attached and the model's mixture weights
       // (mapped from `sendump`) read in.
-      var random = Signal.Random(seed: 1)
-      let faint = (0..<sampleRate / 4).map { _ in Int16.random(in: -8...8, using: &random) }
+      let faint = Signal.filledDigitalSilence(Signal.silence(0.25))
       for search in Search.finalRules + Search.deferredFinalRules {
         try decoder.select(search: search)
         _ = try decoder.decodeWholeKeepingScores(faint)

@@ -62,6 +62,7 @@ struct LiveBench: ParsableCommand {
 
   func validate() throws {
     guard decodeRuns >= 1 else { throw ValidationError("--decode-runs must be 1 or more") }
+    guard soakFirstCycle >= 1 else { throw ValidationError("--soak-first-cycle must be 1 or more (soak-memory.tsv's first cycle is 1)") }
   }
 
   func run() throws {
@@ -382,7 +383,7 @@ struct LiveBench: ParsableCommand {
       let late = LatencyMeasurement.percentile(Array(settled.suffix(third)), 0.5) ?? first
       let low = settled.min() ?? first
       let high = settled.max() ?? first
-      let samples = soak.memory.enumerated().map { "\($0.offset + max(1, soakFirstCycle))\t\(String(format: "%.1f", $0.element))" }
+      let samples = soak.memory.enumerated().map { "\($0.offset + soakFirstCycle)\t\(String(format: "%.1f", $0.element))" }
       try ("cycle\tresident MB\n" + samples.joined(separator: "\n") + "\n")
         .write(to: work.appendingPathComponent("soak-memory.tsv"), atomically: true, encoding: .utf8)
       emit(
@@ -419,7 +420,7 @@ struct LiveBench: ParsableCommand {
     var memory: [Double] = []
     var commandsPlayed = 0
     let start = Date()
-    var cycle = max(1, soakFirstCycle) - 1
+    var cycle = soakFirstCycle - 1
     while Date().timeIntervalSince(start) < soakMinutes * 60 {
       let recordings = try builder.timedSequences(count: 4, pause: 0.2...0.4, seed: 1000 + UInt64(cycle % 50))
       commandsPlayed += recordings.reduce(0) { $0 + $1.words.count }
