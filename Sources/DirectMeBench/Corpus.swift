@@ -285,6 +285,18 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let quiet = "quiet microphone (checking speakers, -30 dB)"
+
+  /// The half of the items `overdriven` takes, as a quiet microphone gives them (far from the
+  /// speaker, its gain turned down): sox `vol -30dB`, each clip 30 dB fainter, its own
+  /// background with it (the recording's peak then mostly 40-60 dB under full scale).
+  public func quiet(_ items: [BenchItem]) throws -> [BenchItem] {
+    try throughMicrophone(items, half: 1, tag: "quiet30", cachePrefix: "quiet", idPrefix: "quiet", condition: Self.quiet) {
+      original, quiet in
+      try Tools.run(["sox", "-R", original, quiet, "vol", "-30dB"])
+    }
+  }
+
   public static let hum = "microphone with mains hum (checking speakers)"
 
   /// The half of the items `overdriven` takes, as a microphone on a ground loop gives them:

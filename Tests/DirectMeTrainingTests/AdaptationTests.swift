@@ -300,6 +300,27 @@ func overdrivenClipsAreClipped() throws {
   }
 }
 
+@Test(
+  "the bench's quiet microphone gives every other item 30 dB fainter, the half the overdriven one takes",
+  .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
+func quietClipsAreFainter() throws {
+  // A 200 Hz tone at half of full scale: 30 dB down, its amplitude is a 31.6th of it.
+  let tone = (0..<16_000).map { Int16(16_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+  let items = (0..<4).map { BenchItem(id: "tone \($0)", condition: "test", expected: [.down], samples: tone, speaker: "s") }
+  let cache = try TestSupport.temporaryFolder("quiet")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
+  let quiet = try builder.quiet(items)
+  #expect(quiet.map(\.id) == ["quiet/tone 1", "quiet/tone 3"], "every other item: the half overdriven takes")
+  let power = { (samples: [Int16]) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
+  for item in quiet {
+    #expect(item.condition == CorpusBuilder.quiet && item.expected == [.down] && item.speaker == "s")
+    #expect(item.samples.count == tone.count)
+    let down = 10 * log10(power(tone) / power(item.samples))
+    #expect(abs(down - 30) < 0.5, "\(down) dB fainter")
+  }
+}
+
 @Test("the bench's 8 kHz link keeps every other item, under the condition asked, with nothing left above 4 kHz")
 func narrowbandClipsLoseTheirHighs() throws {
   // A 1 kHz tone and a 6 kHz tone together: through 8 kHz the 6 kHz one is gone.
