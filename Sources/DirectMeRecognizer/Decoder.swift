@@ -335,6 +335,15 @@ final class Decoder {
     deferringPublic: Bool = false
   ) throws -> (words: Set<String>, rules: [String: Set<String>]) {
     searchBeams.merge(beams) { $1 }
+    // Before sphinxbase reads it: its scanner echoes text outside statements to stdout.
+    if let text = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }),
+      let stray = GrammarText.strayText(in: text)
+    {
+      throw ConfigurationError(
+        file: path,
+        problem: "line \(stray.line): '\(stray.text)' stands outside any rule (a JSGF statement starts with #JSGF, grammar, import, public or a <rule>, and ends with ';')"
+      )
+    }
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
     guard let grammar else {
       throw ConfigurationError(file: path, problem: Self.describeSyntaxError(log))

@@ -591,6 +591,13 @@ struct RecognizerErrorTests {
     #expect(message.contains("line 4"), "\(message)")
   }
 
+  @Test("text outside any rule is named with its line, not skipped (nor echoed to stdout)")
+  func strayText() throws {
+    let message = try error(grammarText: "#JSGF V1.0;\ngrammar g;\npublic <c> = up | down;\nb = left;\n")
+    #expect(message.contains("test.gram"))
+    #expect(message.contains("line 4: 'b' stands outside any rule"), "\(message)")
+  }
+
   @Test("missing files are named")
   func missingFiles() throws {
     #expect(try error { config, _ in config.acousticModel = "/nonexistent/model" }.contains("/nonexistent/model: acoustic model folder not found"))
