@@ -404,12 +404,16 @@ final class Decoder {
       if !knows(word) && !missing.contains(word) { missing.append(word) }
     }
     if !missing.isEmpty {
-      let list = missing.map { "'\($0)'" }.joined(separator: ", ")
+      // A few of them: a dictionary that is not the grammar's lacks hundreds.
+      let shown = 8
+      let list = missing.prefix(shown).map { "'\($0)'" }.joined(separator: ", ")
+      let more = missing.count > shown ? " and \(missing.count - shown) more" : ""
+      let most = missing.count * 2 > words.count ? " (most of its words: is it the dictionary the grammar was written for?)" : ""
       throw ConfigurationError(
         file: path,
         problem: missing.count == 1
           ? "the word \(list) is not in the dictionary"
-          : "the words \(list) are not in the dictionary")
+          : "the words \(list)\(more) are not in the dictionary\(most)")
     }
     if words.isEmpty {
       throw ConfigurationError(file: path, problem: "the grammar has no words")

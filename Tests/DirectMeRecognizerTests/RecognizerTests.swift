@@ -584,6 +584,14 @@ struct RecognizerErrorTests {
     #expect(message.contains("'flurbleblarg' is not in the dictionary"))
   }
 
+  @Test("a grammar most of whose words the dictionary lacks names a few and counts the rest")
+  func mostWordsUnknown() throws {
+    let words = (1...20).map { "zorblax\($0)" }.joined(separator: " | ")
+    let message = try error(grammarText: "#JSGF V1.0;\ngrammar g;\npublic <c> = up | \(words);\n")
+    #expect(message.contains(" and 12 more are not in the dictionary (most of its words: is it the dictionary"), "\(message)")
+    #expect(message.components(separatedBy: "'zorblax").count - 1 == 8, "\(message)")
+  }
+
   @Test("a JSGF syntax error names the file and the line")
   func syntaxError() throws {
     let message = try error(grammarText: "#JSGF V1.0;\ngrammar g;\n\npublic <c> = up | ( down ;\n")
