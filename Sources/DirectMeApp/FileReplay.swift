@@ -108,8 +108,8 @@ public struct StageReplay: @unchecked Sendable {
 
   /// What the window shows once every file is replayed.
   static func summary(files: Int, directions: Int, failed: Bool) -> String {
-    let fileCount = files == 1 ? "1 file" : "\(files) files"
-    let directionCount = directions == 1 ? "1 direction" : "\(directions) directions"
+    let fileCount = files.counting("file")
+    let directionCount = directions.counting("direction")
     return "Replayed \(fileCount): \(directionCount)" + (failed ? " (problems: see the terminal)" : "")
   }
 }

@@ -457,6 +457,14 @@ public struct Interpreter: Sendable {
   }
 }
 
+extension Int {
+  /// This count with its noun, singular for one ("1 bad line", "2 bad lines"); `plural`
+  /// when adding an "s" does not make it.
+  public func counting(_ noun: String, plural: String? = nil) -> String {
+    "\(self) \(self == 1 ? noun : plural ?? noun + "s")"
+  }
+}
+
 extension Double {
   /// This number with `digits` digits after the point ("0.50").
   public func formatted(digits: Int) -> String {

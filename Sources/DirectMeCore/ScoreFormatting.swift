@@ -10,7 +10,9 @@ public enum ScoreText {
     let others = report.otherRecordings
     var lines: [String] = []
     lines.append("recordings: \(report.recordings.count) (\(commands.count) with a command, \(others.count) without)")
-    if failed > 0 || badLines > 0 { lines.append("not scored: \(failed) unreadable recordings, \(badLines) bad lines") }
+    if failed > 0 || badLines > 0 {
+      lines.append("not scored: \(failed.counting("unreadable recording")), \(badLines.counting("bad line"))")
+    }
     lines.append("utterance accuracy:      \(percent(report.utteranceAccuracy))  (exact sequence, recordings with a command)")
     lines.append("instruction error rate:  \(percent(report.instructionErrorRate))  (edit distance / expected instructions)")
     lines.append("false-alarm rate:        \(percent(report.falseAlarmRate))  (recordings without a command that moved the ninja)")

@@ -38,7 +38,8 @@ struct Score: ParsableCommand {
         print(ScoreText.render(scored.report, worst: worst, failed: scored.failed.count, badLines: scored.badLines))
       }
       if !scored.failed.isEmpty || scored.badLines > 0 {
-        warn("directme: \(scored.failed.count) recordings could not be scored, \(scored.badLines) bad lines in \(labels)")
+        warn(
+          "directme: \(scored.failed.count.counting("recording")) could not be scored, \(scored.badLines.counting("bad line")) in \(labels)")
         throw ExitCode(1)
       }
     }

@@ -56,6 +56,15 @@ struct MetricsTests {
     #expect(none.contains("rescues taken:           0\n"), "\(none)")
   }
 
+  @Test("what could not be scored is counted in words that fit the count")
+  func notScored() {
+    let report = ScoreReport(recordings: [ScoredRecording(path: "x", expected: [.up], recognized: [.up])])
+    #expect(ScoreText.render(report, worst: 0, failed: 2, badLines: 1).contains("not scored: 2 unreadable recordings, 1 bad line\n"))
+    #expect(ScoreText.render(report, worst: 0, failed: 1, badLines: 0).contains("not scored: 1 unreadable recording, 0 bad lines\n"))
+    #expect(!ScoreText.render(report, worst: 0).contains("not scored"))
+    #expect(1.counting("file") == "1 file" && 0.counting("file") == "0 files" && 2.counting("copy", plural: "copies") == "2 copies")
+  }
+
   @Test("rates without data are unknown, not zero")
   func empty() {
     let report = ScoreReport(recordings: [ScoredRecording(path: "x", expected: [], recognized: [])])
