@@ -230,6 +230,24 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let fasterSpeech = "faster speech (checking speakers, 1.25x tempo)"
+  public static let slowerSpeech = "slower speech (checking speakers, 0.8x tempo)"
+
+  /// Each item said faster or slower, in turn: sox's `tempo` (time-stretching that keeps the
+  /// pitch) at 1.25x or 0.8x, as a hurried speaker or one drawing the word out would say it.
+  /// Commands and other words alike.
+  public func tempoShifted(_ items: [BenchItem]) throws -> [BenchItem] {
+    let tempos = [("1.25", Self.fasterSpeech, "faster"), ("0.8", Self.slowerSpeech, "slower")]
+    return try items.enumerated().map { index, item in
+      let (tempo, condition, prefix) = tempos[index % tempos.count]
+      let key = String(StableHash.of("tempo \(tempo)|\(item.id)"), radix: 16)
+      let samples = try processed(item.samples, cachedAs: "tempo-\(key)") { original, stretched in
+        try Tools.run(["sox", "-R", original, stretched, "tempo", tempo])
+      }
+      return BenchItem(id: "\(prefix)/\(item.id)", condition: condition, expected: item.expected, samples: samples, speaker: item.speaker)
+    }
+  }
+
   /// Half of the items (`half` 0: the first, third, ...; 1: the others) as a microphone
   /// gives them: `make` turns each (from an input file into an output file, by sox), cached
   /// as `cachePrefix`-(a hash of `tag` and the item), the item named `idPrefix`/(its id).

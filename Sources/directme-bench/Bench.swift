@@ -30,7 +30,7 @@ struct AccuracyBench: ParsableCommand {
       bike, kitchen) and babble at 20, 10 and 5 dB SNR, the checking speakers' recordings in \
       reverberant rooms (sox reverb), in higher and lower voices (sox pitch, +-300 cents), through a narrowband (8 kHz) \
       microphone, an overdriven one (clipped: sox gain -n 6), one with a DC offset (sox dcshift 0.1) and one that hums (50 or 60 Hz \
-      mains hum with harmonics, 10 dB under the speech), a quiet one (sox vol -30dB), sequences of 2-4 direction clips with \
+      mains hum with harmonics, 10 dB under the speech), a quiet one (sox vol -30dB), said faster and slower (sox tempo 1.25 and 0.8), sequences of 2-4 direction clips with \
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
       variants no model was adapted on; flite's default voice kal, at 8 kHz; festival's 8 kHz kal and \
@@ -218,6 +218,7 @@ struct AccuracyBench: ParsableCommand {
         items += try builder.voiceShifted(trainItems) + builder.narrowband(trainItems)
         items += try builder.overdriven(trainItems) + builder.offset(trainItems) + builder.hummed(trainItems)
         items += try builder.quiet(trainItems)
+        items += try builder.tempoShifted(trainItems)
       }
       realCommands += trainItems.filter { !$0.expected.isEmpty }
       realOthers += trainItems.filter { $0.expected.isEmpty }

@@ -301,6 +301,30 @@ func overdrivenClipsAreClipped() throws {
 }
 
 @Test(
+  "the bench's faster and slower speech alternate, each the length its tempo gives, its pitch kept",
+  .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
+func tempoShiftedClipsKeepTheirPitch() throws {
+  // A 200 Hz tone of a second: at 1.25x it lasts 0.8 s, at 0.8x 1.25 s, still at 200 Hz.
+  let tone = (0..<16_000).map { Int16(8_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+  let items = (0..<4).map { BenchItem(id: "tone \($0)", condition: "test", expected: [.left], samples: tone, speaker: "s") }
+  let cache = try TestSupport.temporaryFolder("tempo")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let shifted = try CorpusBuilder(cache: cache).tempoShifted(items)
+  #expect(shifted.map(\.id) == ["faster/tone 0", "slower/tone 1", "faster/tone 2", "slower/tone 3"])
+  #expect(shifted.map(\.condition) == [CorpusBuilder.fasterSpeech, CorpusBuilder.slowerSpeech, CorpusBuilder.fasterSpeech, CorpusBuilder.slowerSpeech])
+  for item in shifted {
+    #expect(item.expected == [.left] && item.speaker == "s")
+    let seconds = Double(item.samples.count) / 16_000
+    let expected = item.condition == CorpusBuilder.fasterSpeech ? 0.8 : 1.25
+    #expect(abs(seconds - expected) < 0.03, "\(item.id): \(seconds) s")
+    let middle = item.samples[(item.samples.count / 4)..<(3 * item.samples.count / 4)]
+    let crossings = zip(middle, middle.dropFirst()).filter { $0.0 < 0 && $0.1 >= 0 }.count
+    let frequency = Double(crossings) / (Double(middle.count) / 16_000)
+    #expect(abs(frequency - 200) < 4, "\(item.id): \(frequency) Hz")
+  }
+}
+
+@Test(
   "the bench's quiet microphone gives every other item 30 dB fainter, the half the overdriven one takes",
   .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
 func quietClipsAreFainter() throws {
