@@ -10,4 +10,11 @@ if ! pactl info >/dev/null 2>&1; then
   echo "run: no PulseAudio server answering; starting one (pulseaudio --start)" >&2
   pulseaudio --start --exit-idle-time=-1 || true
 fi
-exec .build/release/directme live --hands-free "$@"
+# A machine without a display (a server, a container, ssh without X forwarding) runs
+# headless: the ninja's position is printed after each instruction.
+headless=()
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${SDL_VIDEODRIVER:-}" ]; then
+  echo "run: no display (DISPLAY is not set); running headless: the ninja's position is printed after each instruction" >&2
+  headless=(--headless)
+fi
+exec .build/release/directme live --hands-free "${headless[@]}" "$@"

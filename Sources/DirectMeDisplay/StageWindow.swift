@@ -67,6 +67,16 @@ public final class StageWindow {
 
   let buttonRect = SDL_Rect(x: 16, y: 14, w: 240, h: 46)
 
+  /// SDL's drivers that show nothing.
+  static let invisibleDrivers: Set<String> = ["offscreen", "dummy"]
+
+  /// The driver SDL chose, `current`, when it shows nothing and was not asked for by name
+  /// (`asked`: the SDL_VIDEODRIVER hint or variable, empty or nil when not set); nil otherwise.
+  static func invisibleDriver(current: String?, asked: String?) -> String? {
+    guard let current, invisibleDrivers.contains(current), (asked ?? "").isEmpty else { return nil }
+    return current
+  }
+
   /// Opens the window.
   ///
   /// The corresponding C functions are `SDL_Init`, `TTF_Init`, `SDL_CreateWindow`,
@@ -79,6 +89,14 @@ public final class StageWindow {
     if SDL_InitSubSystem(Self.subsystems) != 0 {
       throw SDLError.last(
         "SDL_Init", hint: "no display? set DISPLAY (or SDL_VIDEODRIVER=dummy), or run with --headless")
+    }
+    // With no display to reach, SDL (Debian's 2.26) falls back to its offscreen driver: a window no
+    // one sees, whose button no one can press. Only a driver asked for by name is taken so.
+    if let driver = Self.invisibleDriver(current: SDL_GetCurrentVideoDriver().map { String(cString: $0) }, asked: SDL_GetHint("SDL_VIDEODRIVER").map { String(cString: $0) }) {
+      SDL_QuitSubSystem(Self.subsystems)
+      throw SDLError(
+        function: "SDL_Init",
+        message: "no display to open the window on (SDL fell back to its \(driver) driver): set DISPLAY, or run with --headless (SDL_VIDEODRIVER=dummy draws without showing it)")
     }
     // A failure from here on undoes what was set up, SDL_Init included.
     var undo: [() -> Void] = [{ SDL_QuitSubSystem(Self.subsystems) }]

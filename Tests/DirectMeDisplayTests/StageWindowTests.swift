@@ -196,6 +196,17 @@ struct StageWindowTests {
     #expect(spriteShown == Self.positions.count)
   }
 
+  @Test("a driver that shows nothing is refused unless asked for by name")
+  func invisibleDrivers() {
+    #expect(StageWindow.invisibleDriver(current: "offscreen", asked: nil) == "offscreen")
+    #expect(StageWindow.invisibleDriver(current: "dummy", asked: "") == "dummy")
+    #expect(StageWindow.invisibleDriver(current: "dummy", asked: "dummy") == nil)
+    #expect(StageWindow.invisibleDriver(current: "offscreen", asked: "offscreen") == nil)
+    #expect(StageWindow.invisibleDriver(current: "x11", asked: nil) == nil)
+    #expect(StageWindow.invisibleDriver(current: "wayland", asked: "") == nil)
+    #expect(StageWindow.invisibleDriver(current: nil, asked: nil) == nil)
+  }
+
   @Test("a missing sprite or font is a clear error naming the file")
   func missingFiles() {
     #expect {

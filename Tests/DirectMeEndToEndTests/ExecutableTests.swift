@@ -509,6 +509,19 @@ struct ExecutableTests {
     #expect(run.stderr.contains("--headless"), "\(run.stderr)")
   }
 
+  @Test("no display and no driver asked for: the same error, not a window drawn offscreen that no one sees")
+  func noDisplayAtAll() throws {
+    let folder = try TestSupport.temporaryFolder("nodisplay")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("up.wav")
+    try TestSupport.speak("up", voice: flite, to: file)
+    let run = try TestSupport.run(
+      [executable!.path, "replay", "--window", file.path], environment: ["SDL_VIDEODRIVER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("no display to open the window on") && run.stderr.contains("--headless"), "\(run.stderr)")
+    #expect(run.stdout.isEmpty, "nothing replayed into no window: \(run.stdout)")
+  }
+
   @Test("directme-bench warp learns warp.json from recordings shifted by known amounts; bad shifts are refused in one line")
   func benchWarp() throws {
     let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
