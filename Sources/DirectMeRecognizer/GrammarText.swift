@@ -5,7 +5,7 @@ public enum GrammarText {
   /// standard output, so a rule written without angle brackets ("b = down;") vanished without
   /// a word, and a file that is no grammar at all (a dictionary, notes) printed itself into
   /// what DirectMe writes, `--json` included. Nil when there is none. A statement starts with
-  /// `#JSGF`, `grammar`, `import`, `public` or a rule name (`<...>`) and runs to its `;`
+  /// `#JSGF`, `grammar`, `import`, `public` or a rule name (`<...>`, not `<>`) and runs to its `;`
   /// (rule names, tags and quoted strings may hold one); comments and blank space lie between
   /// statements.
   public static func strayText(in text: String) -> (line: Int, text: String)? {
@@ -38,7 +38,15 @@ public enum GrammarText {
       }
       return false
     }
-    let statementStarts = ["#JSGF", "grammar", "import", "public", "<"]
+    /// The end of the rule name (`<` then one or more characters but `<` and `>`, then `>`)
+    /// starting at `at`, if one does.
+    func ruleNameEnd(at: Int) -> Int? {
+      guard characters[at] == "<", let close = characters[(at + 1)...].firstIndex(where: { $0 == "<" || $0 == ">" }),
+        characters[close] == ">", close > at + 1
+      else { return nil }
+      return close
+    }
+    let keywords = ["#JSGF", "grammar", "import", "public"]
     while index < characters.count {
       let character = characters[index]
       if character.properties.isWhitespace || character == "\u{FEFF}" {
@@ -46,7 +54,7 @@ public enum GrammarText {
         continue
       }
       if skipComment() { continue }
-      guard statementStarts.contains(where: { starts($0, at: index) }) else {
+      guard keywords.contains(where: { starts($0, at: index) }) || ruleNameEnd(at: index) != nil else {
         var stray = ""
         var end = index
         while end < characters.count, !characters[end].properties.isWhitespace, stray.unicodeScalars.count < 40 {
@@ -65,9 +73,7 @@ public enum GrammarText {
           continue
         }
         let character = characters[index]
-        if character == "<", let close = characters[(index + 1)...].firstIndex(where: { $0 == "<" || $0 == ">" }),
-          characters[close] == ">", close > index + 1
-        {
+        if let close = ruleNameEnd(at: index) {
           advance(close + 1 - index)
         } else if character == "{" || (character == "\"" && !inToken) {
           let end: Unicode.Scalar = character == "{" ? "}" : "\""

@@ -32,5 +32,8 @@ struct GrammarTextTests {
     let quote = GrammarText.strayText(in: "#JSGF V1.0;\ngrammar g;\npublic <a> = righ\"q;x\"t;\n")
     #expect(quote?.line == 3 && quote?.text == "x\"t;")
     #expect(GrammarText.strayText(in: "hello world")?.text == "hello")
+    // A "<" that starts no rule name starts no statement either.
+    #expect(GrammarText.strayText(in: "#JSGF V1.0;\ngrammar g;\n<> = up;\npublic <a> = up;\n")?.text == "<>")
+    #expect(GrammarText.strayText(in: "#JSGF V1.0;\ngrammar g;\npublic <a> = up;\n<\n")?.line == 4)
   }
 }
