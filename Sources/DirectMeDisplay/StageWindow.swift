@@ -92,11 +92,13 @@ public final class StageWindow {
     }
     // With no display to reach, SDL (Debian's 2.26) falls back to its offscreen driver: a window no
     // one sees, whose button no one can press. Only a driver asked for by name is taken so.
-    if let driver = Self.invisibleDriver(current: SDL_GetCurrentVideoDriver().map { String(cString: $0) }, asked: SDL_GetHint("SDL_VIDEODRIVER").map { String(cString: $0) }) {
+    let current = SDL_GetCurrentVideoDriver().map { String(cString: $0) }
+    if let driver = Self.invisibleDriver(current: current, asked: SDL_GetHint("SDL_VIDEODRIVER").map { String(cString: $0) }) {
       SDL_QuitSubSystem(Self.subsystems)
       throw SDLError(
         function: "SDL_Init",
-        message: "no display to open the window on (SDL fell back to its \(driver) driver): set DISPLAY, or run with --headless (SDL_VIDEODRIVER=dummy draws without showing it)")
+        message: "no display to open the window on (SDL fell back to its \(driver) driver): set DISPLAY, "
+          + "or run with --headless (SDL_VIDEODRIVER=dummy draws without showing it)")
     }
     // A failure from here on undoes what was set up, SDL_Init included.
     var undo: [() -> Void] = [{ SDL_QuitSubSystem(Self.subsystems) }]

@@ -341,8 +341,8 @@ final class Decoder {
     {
       throw ConfigurationError(
         file: path,
-        problem: "line \(stray.line): '\(stray.text)' stands outside any rule (a JSGF statement starts with #JSGF, grammar, import, public or a <rule>, and ends with ';')"
-      )
+        problem: "line \(stray.line): '\(stray.text)' stands outside any rule "
+          + "(a JSGF statement starts with #JSGF, grammar, import, public or a <rule>, and ends with ';')")
     }
     let (grammar, log) = SphinxLog.capturing("reading grammar \(path)") { jsgf_parse_file(path, nil) }
     guard let grammar else {
