@@ -1,3 +1,4 @@
+import DirectMeCore
 import DirectMeTraining
 import Foundation
 
@@ -48,7 +49,8 @@ public struct AdaptJob {
   static func summaryLine(_ summary: AdaptationSummary, out: String) -> String {
     "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
       + "(\(String(format: "%.1f", summary.seconds / 60)) min"
-      + (summary.noisyCopies > 0 ? ", plus \(summary.noisyCopies) noisy \(copyOrCopies(summary.noisyCopies)) each at \(summary.snr ?? "") dB" : "")
+      + (summary.noisyCopies > 0
+        ? ", plus \(summary.noisyCopies.counting("noisy copy", plural: "noisy copies")) each at \(summary.snr ?? "") dB" : "")
       + copies(summary.reverberantCopies, "in a reverberant room") + copies(summary.shiftedVoiceCopies, "in a shifted voice")
       + copies(summary.clippedCopies, "clipped")
       + (summary.priorWeight.map { ", prior weight \(String(format: "%g", $0))" } ?? "")
@@ -58,8 +60,6 @@ public struct AdaptJob {
   /// ", N copies KIND" when some were made.
   private static func copies(_ count: Int?, _ kind: String) -> String {
     guard let count, count > 0 else { return "" }
-    return ", \(count) \(copyOrCopies(count)) \(kind)"
+    return ", \(count.counting("copy", plural: "copies")) \(kind)"
   }
-
-  private static func copyOrCopies(_ count: Int) -> String { count == 1 ? "copy" : "copies" }
 }

@@ -217,17 +217,12 @@ public struct CorpusBuilder {
   /// (A different shift from the resampling `directme adapt --voice-shift-every` learns from.)
   /// Commands and other words alike.
   public func voiceShifted(_ items: [BenchItem]) throws -> [BenchItem] {
-    let shifts = [(300, Self.higherVoices), (-300, Self.lowerVoices)]
-    return try items.enumerated().map { index, item in
-      let (cents, condition) = shifts[index % shifts.count]
-      let key = String(StableHash.of("\(cents)|\(item.id)"), radix: 16)
-      let samples = try processed(item.samples, cachedAs: "voice-\(key)") { original, shifted in
-        try Tools.run(["sox", "-R", original, shifted, "pitch", String(cents)])
-      }
-      return BenchItem(
-        id: "\(cents > 0 ? "higher" : "lower")/\(item.id)", condition: condition, expected: item.expected, samples: samples,
-        speaker: item.speaker)
-    }
+    try alternately(
+      items, cachePrefix: "voice",
+      [
+        (tag: "300", condition: Self.higherVoices, idPrefix: "higher", effect: ["pitch", "300"]),
+        (tag: "-300", condition: Self.lowerVoices, idPrefix: "lower", effect: ["pitch", "-300"]),
+      ])
   }
 
   public static let fasterSpeech = "faster speech (checking speakers, 1.25x tempo)"
@@ -237,14 +232,30 @@ public struct CorpusBuilder {
   /// pitch) at 1.25x or 0.8x, as a hurried speaker or one drawing the word out would say it.
   /// Commands and other words alike.
   public func tempoShifted(_ items: [BenchItem]) throws -> [BenchItem] {
-    let tempos = [("1.25", Self.fasterSpeech, "faster"), ("0.8", Self.slowerSpeech, "slower")]
-    return try items.enumerated().map { index, item in
-      let (tempo, condition, prefix) = tempos[index % tempos.count]
-      let key = String(StableHash.of("tempo \(tempo)|\(item.id)"), radix: 16)
-      let samples = try processed(item.samples, cachedAs: "tempo-\(key)") { original, stretched in
-        try Tools.run(["sox", "-R", original, stretched, "tempo", tempo])
+    try alternately(
+      items, cachePrefix: "tempo",
+      [
+        (tag: "tempo 1.25", condition: Self.fasterSpeech, idPrefix: "faster", effect: ["tempo", "1.25"]),
+        (tag: "tempo 0.8", condition: Self.slowerSpeech, idPrefix: "slower", effect: ["tempo", "0.8"]),
+      ])
+  }
+
+  /// Each item through one of `variants` in turn (the first item the first variant's, ...):
+  /// sox's `effect` on it, cached as `cachePrefix`-(a hash of `tag` and the item), the item
+  /// named `idPrefix`/(its id) under the variant's condition.
+  private func alternately(
+    _ items: [BenchItem], cachePrefix: String,
+    _ variants: [(tag: String, condition: String, idPrefix: String, effect: [String])]
+  ) throws -> [BenchItem] {
+    try items.enumerated().map { index, item in
+      let variant = variants[index % variants.count]
+      let key = String(StableHash.of("\(variant.tag)|\(item.id)"), radix: 16)
+      let samples = try processed(item.samples, cachedAs: "\(cachePrefix)-\(key)") { original, changed in
+        try Tools.run(["sox", "-R", original, changed] + variant.effect)
       }
-      return BenchItem(id: "\(prefix)/\(item.id)", condition: condition, expected: item.expected, samples: samples, speaker: item.speaker)
+      return BenchItem(
+        id: "\(variant.idPrefix)/\(item.id)", condition: variant.condition, expected: item.expected, samples: samples,
+        speaker: item.speaker)
     }
   }
 
