@@ -33,9 +33,9 @@ extension AudioFileSource {
   /// What the user should know about the file once it has been read (a truncated file).
   public var warnings: [String] {
     guard let (declared, held) = reader.truncation else { return [] }
-    return [
-      "\(path): truncated: the header declares \(declared.formatted(digits: 2)) s of audio, the file holds \(held.formatted(digits: 2)) s (the part present was processed)"
-    ]
+    let declares = "\(path): truncated: the header declares \(declared.formatted(digits: 2)) s of audio"
+    guard held > 0 else { return [declares + ", the file holds none"] }
+    return [declares + ", the file holds \(held.formatted(digits: 2)) s (the part present was processed)"]
   }
 }
 

@@ -144,16 +144,24 @@ public final class AudioFileReader {
   }
 
   /// libsndfile reads a WAV file whose header declares more audio than it holds as far as it
-  /// goes and notes "data : DECLARED (should be HELD)" in its log.
+  /// goes and notes "data : DECLARED (should be HELD)" in its log, in bytes; the header's byte
+  /// rate ("Bytes/sec") turns them into seconds, also when the file holds none.
   private static func truncation(_ file: OpaquePointer, frames: Int, rate: Int) -> (declared: Double, held: Double)? {
     var log = [CChar](repeating: 0, count: 4096)
     sf_command(file, Int32(SFC_GET_LOG_INFO), &log, Int32(log.count))
     let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    for line in text.split(separator: "\n") where line.hasPrefix("data") && line.contains("should be") {
-      let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
-      guard numbers.count >= 2, numbers[1] > 0, numbers[0] > numbers[1] else { continue }
-      let held = Double(frames) / Double(rate)
-      return (held * numbers[0] / numbers[1], held)
+    let lines = text.split(separator: "\n")
+    func numbers(_ line: Substring) -> [Double] {
+      line.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
+    }
+    let byteRate = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Bytes/sec") }.flatMap { numbers($0).first }
+    let held = Double(frames) / Double(rate)
+    for line in lines where line.hasPrefix("data") && line.contains("should be") {
+      let bytes = numbers(line)
+      guard bytes.count >= 2, bytes[0] > bytes[1] else { continue }
+      if let byteRate, byteRate > 0 { return (held + (bytes[0] - bytes[1]) / byteRate, held) }
+      guard bytes[1] > 0 else { continue }
+      return (held * bytes[0] / bytes[1], held)
     }
     return nil
   }

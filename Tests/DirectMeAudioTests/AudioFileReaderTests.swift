@@ -194,6 +194,19 @@ struct AudioFileReaderTests {
     #expect(abs(truncation.held - 4.0 / 16000) < 1e-9)
     #expect(abs(truncation.declared - 500.0 / 16000) < 1e-9)
   }
+
+  @Test("a header with no audio after it at all is flagged too, with the length it declares")
+  func headerAlone() throws {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appendingPathComponent("header.wav")
+    try writeWAV(url, data: [], declaredDataSize: 32_000)
+    let reader = try AudioFileReader(path: url.path)
+    #expect(try reader.read(frames: 1000).isEmpty)
+    let truncation = try #require(reader.truncation)
+    #expect(truncation.held == 0)
+    #expect(abs(truncation.declared - 1.0) < 1e-9)
+  }
 }
 
 @Suite("Resampler")
