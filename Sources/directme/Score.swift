@@ -38,8 +38,12 @@ struct Score: ParsableCommand {
         print(ScoreText.render(scored.report, worst: worst, failed: scored.failed.count, badLines: scored.badLines))
       }
       if !scored.failed.isEmpty || scored.badLines > 0 {
-        warn(
-          "directme: \(scored.failed.count.counting("recording")) could not be scored, \(scored.badLines.counting("bad line")) in \(labels)")
+        // Only what went wrong: "0 recordings could not be scored, 1 bad line" read as a fault of
+        // the recordings.
+        var parts: [String] = []
+        if !scored.failed.isEmpty { parts.append("\(scored.failed.count.counting("recording")) could not be scored") }
+        if scored.badLines > 0 { parts.append("\(scored.badLines.counting("bad line")) left out") }
+        warn("directme: \(labels): \(parts.joined(separator: ", "))")
         throw ExitCode(1)
       }
     }

@@ -183,6 +183,15 @@ struct ExecutableTests {
     let accuracy = try #require(object["utterance_accuracy"] as? Double)
     #expect(accuracy >= 2.0 / 3)
     #expect(object["false_alarm_rate"] is Double)
+
+    // A misspelt direction: that line is named and left out, the rest scored, exit 1.
+    try (labels + "other.wav\tupp\n").write(to: labelsFile, atomically: true, encoding: .utf8)
+    let bad = try TestSupport.run([executable!.path, "score", labelsFile.path])
+    #expect(bad.status == 1)
+    #expect(bad.stdout.contains("recordings: 4 (3 with a command, 1 without)"), "\(bad.stdout)")
+    #expect(bad.stderr.contains("line 5: unknown direction 'upp'"), "\(bad.stderr)")
+    #expect(bad.stderr.contains("\(labelsFile.path): 1 bad line left out\n"), "\(bad.stderr)")
+    #expect(!bad.stderr.contains("0 recordings"), "\(bad.stderr)")
   }
 
   @Test("replay in the window moves the ninja, and the screenshot shows it where the instructions put it")
