@@ -11,9 +11,10 @@ packages=(
   espeak-ng flite sox sphinxbase-utils
 )
 
-# --voices: festival's voices too, which scripts/make-model.sh synthesizes adaptation clips with.
+# --voices: festival's voices too, which scripts/make-model.sh synthesizes adaptation clips with,
+# and instrumental music (asterisk-moh-opsound-wav, CC-BY-SA 3.0) for the benchmark's music condition.
 if [ "${1:-}" = "--voices" ]; then
-  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts)
+  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav)
 fi
 
 missing=()

@@ -724,6 +724,32 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let musicAlone = "music alone (instrumental, 15 s)"
+  /// Where Debian's asterisk-moh-opsound-wav puts its music (`scripts/setup.sh --voices`).
+  public static let musicFolder = "/usr/share/asterisk/moh"
+
+  /// Instrumental music with nobody speaking to DirectMe (a radio, a game's soundtrack): four
+  /// 15-s stretches of each track in `folder` (Debian's asterisk-moh-opsound-wav: five pieces,
+  /// CC-BY-SA 3.0, at 8 kHz), from 10 s in, at -35 and -20 dBFS in turn. Empty when the
+  /// folder holds none.
+  public func musicAlone(folder: String = Self.musicFolder) throws -> [BenchItem] {
+    let tracks = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
+    var items: [BenchItem] = []
+    for (number, track) in tracks.enumerated() {
+      let music = try Tools.samples(folder + "/" + track)
+      for piece in 0..<4 {
+        let start = 10 + piece * 15
+        guard (start + 15) * Signal.rate <= music.count else { break }
+        let level = (number + piece) % 2 == 0 ? -35.0 : -20
+        items.append(
+          BenchItem(
+            id: "music alone/\(track) from \(start) s, \(Int(level)) dBFS", condition: Self.musicAlone, expected: [],
+            samples: Self.stretch(of: music, from: start, seconds: 15, at: level)))
+      }
+    }
+    return items
+  }
+
   /// `seconds` of a noise from second `start`, brought to `level` dBFS.
   private static func stretch(of noise: [Int16], from start: Int, seconds: Int, at level: Double) -> [Int16] {
     let stretch = Array(noise[start * Signal.rate..<(start + seconds) * Signal.rate])

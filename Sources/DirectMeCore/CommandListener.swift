@@ -255,6 +255,7 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].voiced =
           SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: frames) : 0
         result.transcriptions[t].segments[w].loud = SignalEvidence.loudDuration(frames, of: energies)
+        result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies)
       }
     }
     return result.shifted(by: start)

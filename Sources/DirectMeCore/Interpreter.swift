@@ -78,6 +78,9 @@ public enum Rejection: Hashable, Sendable, Codable {
   /// The audio is voiced throughout (other voices, babble) and no voice stands out of it
   /// enough (`Detector.Gate.OverVoices`).
   case amidVoices
+  /// The audio is a long stretch of sound without a pause (music, a television) and no
+  /// command word stands out of it (`Detector.Gate.ContinuousSound`).
+  case buried
   /// Words were recognized, none of them a command.
   case notACommand(heard: [String])
   /// Command words were recognized, but none with enough confidence.
@@ -99,6 +102,8 @@ public enum Rejection: Hashable, Sendable, Codable {
       "no voice in it (noise or clatter)"
     case .amidVoices:
       "no voice standing out of the voices around it (babble)"
+    case .buried:
+      "no word standing out of the sound around it (music, a television?)"
     case .notACommand(let heard):
       "not a command: \"\(heard.joined(separator: " "))\""
     case .lowConfidence(let heard, let confidence, let threshold):
@@ -117,6 +122,7 @@ public enum Rejection: Hashable, Sendable, Codable {
     case .noCommand: "no-command"
     case .noVoice: "no-voice"
     case .amidVoices: "amid-voices"
+    case .buried: "buried"
     case .notACommand: "not-a-command"
     case .lowConfidence: "low-confidence"
     case .tooMuchOtherSpeech: "too-much-other-speech"
@@ -313,7 +319,13 @@ public struct Interpreter: Sendable {
     }
     if instructions.isEmpty {
       if result.commandsReading != nil && !voiced {
-        return Interpretation(instructions: [], rejection: detector.gate.isAmidVoices(result.signal) ? .amidVoices : .noVoice)
+        // Voiced enough, but none standing out of the sound it lies in.
+        let buried = spoken.contains {
+          vocabulary.direction(of: $0.word) != nil && detector.gate.isBuried(result.signal, word: $0)
+            && detector.gate.passes(result.signal, voiced: $0.voiced, margin: $0.margin)
+        }
+        let rejection: Rejection = buried ? .buried : detector.gate.isAmidVoices(result.signal) ? .amidVoices : .noVoice
+        return Interpretation(instructions: [], rejection: rejection)
       }
       if let most = unsure.max(by: { $0.confidence < $1.confidence }) {
         if let baseHeard = most.overruledBy {

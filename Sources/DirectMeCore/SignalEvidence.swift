@@ -15,12 +15,17 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// The share of the quieter half of the frames that is voiced: other voices under the
   /// speech (babble), not a room's steady noise or silence.
   public var backgroundVoicing: Double
+  /// Seconds of audio measured (nil: not recorded, in evidence saved before it was).
+  public var duration: Double?
 
-  public init(voiced: Double, longestVoiced: Double, dynamicRange: Double, backgroundVoicing: Double = 0) {
+  public init(
+    voiced: Double, longestVoiced: Double, dynamicRange: Double, backgroundVoicing: Double = 0, duration: Double? = nil
+  ) {
     self.voiced = voiced
     self.longestVoiced = longestVoiced
     self.dynamicRange = dynamicRange
     self.backgroundVoicing = backgroundVoicing
+    self.duration = duration
   }
 
   /// Measures 16 kHz mono samples in 10 ms frames.
@@ -34,10 +39,22 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// and full-band energies (dBFS, `Signal.frameEnergies` of whole frames).
   public static func measure(periods: [Int], energies: [Double]) -> SignalEvidence {
     guard periods.count >= 3 else { return SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 0) }
+    let duration = Double(energies.count) / 100
     return SignalEvidence(
       voiced: Double(periods.count { $0 > 0 }) / 100, longestVoiced: longestVoicedRun(periods, in: 0..<periods.count),
       dynamicRange: dynamicRange(sortedEnergies: energies.sorted()),
-      backgroundVoicing: backgroundVoicing(periods: periods, energies: energies))
+      backgroundVoicing: backgroundVoicing(periods: periods, energies: energies), duration: duration)
+  }
+
+  /// How far (dB) the frames `frames` of `energies` (dB, 10 ms each) stand above the level
+  /// of all of them: the 90th percentile of theirs (a word's vowel) over the median of all
+  /// (what sounds around it, in a long stretch of sound). nil when `frames` holds none.
+  public static func standout(_ frames: Range<Int>, of energies: [Double]) -> Double? {
+    let inside = frames.clamped(to: 0..<energies.count)
+    guard !inside.isEmpty else { return nil }
+    let word = energies[inside].sorted()
+    let all = energies.sorted()
+    return word[min(word.count - 1, word.count * 9 / 10)] - all[all.count / 2]
   }
 
   /// The share of the quieter half of the frames (by energy) that is voiced.

@@ -25,6 +25,11 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// `SignalEvidence.loudSpan` of its loudest frame, seconds (a vowel's length; a click's or
   /// a lip smack's is a few frames). Set by the listening pipeline.
   public var loud: Double?
+  /// For a command word of the commands reading: how far (dB) its loud frames stand above
+  /// the utterance's median level (`SignalEvidence.standout`); in a long stretch of sound
+  /// without pauses (music, a television) a word said to DirectMe stands out of it
+  /// (`Detector.Gate.ContinuousSound`). Set by the listening pipeline.
+  public var standout: Double?
   /// For a command word of the commands reading, when the recognizer asked a second model
   /// (`RecognizerConfiguration.secondOpinion`): the command word that model hears in the
   /// same stretch of audio, and its margin there.

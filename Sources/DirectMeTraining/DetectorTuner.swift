@@ -145,7 +145,7 @@ public struct DetectorTuner: Sendable {
     let gate = Detector.Gate(
       minimumVoiced: max(Self.shortestVoicedRun, min(Self.quantile(voiced, 1 - options.keep), Self.gateLimits.voiced)),
       minimumDynamicRange: min(Self.quantile(ranges, 1 - options.keep), Self.gateLimits.dynamicRange),
-      clearMargin: options.clearMargin, overVoices: options.overVoices)
+      clearMargin: options.clearMargin, overVoices: options.overVoices, continuousSound: options.continuousSound)
 
     var calibrations: [String: Detector.Calibration] = [:]
     for word in vocabulary.commands.keys.sorted() {

@@ -97,6 +97,9 @@ public struct TuningOptions: Sendable {
   public var clearMargin: Double? = 10
   /// The range asked of speech over other voices (see `Detector.Gate.OverVoices`).
   public var overVoices: Detector.Gate.OverVoices? = .measured
+  /// What a command word must stand above in a long stretch of sound (see
+  /// `Detector.Gate.ContinuousSound`; measured, not learned: tuning recordings are short).
+  public var continuousSound: Detector.Gate.ContinuousSound? = .measured
   /// Whether each command word's calibration asks for a loud part when one other word
   /// explains it better (`Detector.Calibration.minimumLoud`: the loud part that keeps `keep`
   /// of such real commands, at most a short vowel's; `maximumLoud`: the one that keeps `keep`

@@ -266,7 +266,12 @@ struct AccuracyBench: ParsableCommand {
       items += festival
       items += try builder.fliteKal()
     }
-    if includes(.nonspeech) { items += try builder.nonSpeech() }
+    if includes(.nonspeech) {
+      items += try builder.nonSpeech()
+      let music = try builder.musicAlone()
+      if music.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); its condition is skipped") }
+      items += music
+    }
     return items
   }
 

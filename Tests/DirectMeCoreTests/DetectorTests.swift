@@ -63,6 +63,38 @@ struct DetectorTests {
     #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: overVoices) > 0.99)
   }
 
+  @Test("in a long stretch of sound a word must stand out of it; in a short utterance, or without the rule, it need not")
+  func continuousSound() {
+    var gate = detector.gate
+    gate.continuousSound = .init(seconds: 3, minimumStandout: 8)
+    let long = SignalEvidence(voiced: 2, longestVoiced: 0.3, dynamicRange: 20, duration: 6)
+    let short = SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 1.5)
+    var word = WordSegment(word: "up", start: 1, end: 1.3, margin: 20, voiced: 0.2, loud: 0.1)
+    word.standout = 5
+    #expect(gate.isBuried(long, word: word))
+    #expect(!gate.passes(long, word: word))
+    #expect(gate.passes(short, word: word))
+    word.standout = 9
+    #expect(gate.passes(long, word: word))
+    // Not measured (evidence or a word from before the rule): not asked.
+    word.standout = nil
+    #expect(gate.passes(long, word: word))
+    word.standout = 5
+    #expect(gate.passes(SignalEvidence(voiced: 2, longestVoiced: 0.3, dynamicRange: 20), word: word))
+    gate.continuousSound = nil
+    #expect(gate.passes(long, word: word))
+  }
+
+  @Test("a word's standout: its loud frames over the median of all")
+  func standout() {
+    // 100 frames at -60 dB, 20 at -40 (a word), 100 at -50.
+    let energies = [Double](repeating: -60, count: 100) + [Double](repeating: -40, count: 20) + [Double](repeating: -50, count: 100)
+    #expect(SignalEvidence.standout(100..<120, of: energies) == 10)
+    #expect(SignalEvidence.standout(0..<50, of: energies) == -10)
+    #expect(SignalEvidence.standout(300..<310, of: energies) == nil)
+    #expect(SignalEvidence.measure(periods: [Int](repeating: 0, count: 220), energies: energies).duration == 2.2)
+  }
+
   @Test("a detector file round-trips, and a broken one is one clear error naming the file")
   func files() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("detector-\(UUID().uuidString)")

@@ -202,6 +202,31 @@ struct DetectorInterpreterTests {
     #expect(!amid.interpret(result(50, signal: SignalEvidence(voiced: 0.6, longestVoiced: 0.2, dynamicRange: 12, backgroundVoicing: 0.6))).directions.isEmpty)
   }
 
+  @Test("a command word buried in a long stretch of sound (music) moves nothing, and is said so")
+  func buried() {
+    var settings = interpreter.settings
+    settings.detector.gate.continuousSound = .init(seconds: 3, minimumStandout: 8)
+    let listening = Interpreter(settings: settings)
+    let music = SignalEvidence(voiced: 4, longestVoiced: 0.4, dynamicRange: 14, backgroundVoicing: 0.7, duration: 8)
+    var heard = result(50, signal: music)
+    for t in heard.transcriptions.indices {
+      for w in heard.transcriptions[t].segments.indices where heard.transcriptions[t].segments[w].margin != nil {
+        heard.transcriptions[t].segments[w].standout = 4
+      }
+    }
+    let refused = listening.interpret(heard)
+    #expect(refused.directions.isEmpty)
+    #expect(refused.rejection == .buried)
+    #expect(refused.rejection?.code == "buried")
+    // Said over it, louder than what plays: taken.
+    for t in heard.transcriptions.indices {
+      for w in heard.transcriptions[t].segments.indices where heard.transcriptions[t].segments[w].margin != nil {
+        heard.transcriptions[t].segments[w].standout = 12
+      }
+    }
+    #expect(!listening.interpret(heard).directions.isEmpty)
+  }
+
   @Test("a threshold given by the user overrides the detector's")
   func override() {
     var settings = interpreter.settings

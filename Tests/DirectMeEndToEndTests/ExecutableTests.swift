@@ -194,6 +194,50 @@ struct ExecutableTests {
     #expect(!bad.stderr.contains("0 recordings"), "\(bad.stderr)")
   }
 
+  @Test("a melody goes on for seconds: the notes the commands grammar reads as \"up\" stand out of nothing, and move nothing")
+  func melody() throws {
+    let folder = try TestSupport.temporaryFolder("melody")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // 6 s of chords and notes on a triangle wave (sox synth), a quarter second each or so.
+    let notes: [(Double, [String])] = [
+      (0.25, ["C5", "G4"]), (0.25, ["E5", "D4"]), (0.25, ["G5", "C4"]), (0.25, ["F4", "E4"]), (0.25, ["F3"]), (0.25, ["A4"]),
+      (0.125, ["E4"]), (0.125, ["F4", "E4"]), (0.5, ["D4", "F4"]), (0.25, ["B4", "F4"]), (0.125, ["B4", "G4"]), (0.25, ["B4"]),
+      (0.25, ["F4"]), (0.25, ["G5"]), (0.5, ["A3"]), (0.25, ["C5", "F3"]), (0.5, ["C4", "B4"]), (0.125, ["B4", "D4"]),
+      (0.25, ["C4", "F4"]), (0.5, ["G4", "B4"]), (0.5, ["A3", "G5"]),
+    ]
+    var parts: [String] = []
+    for (index, (length, chord)) in notes.enumerated() {
+      let part = folder.appendingPathComponent("note-\(index).wav").path
+      let made = try TestSupport.run(
+        ["sox", "-n", "-r", "16000", "-c", "1", part, "synth", "\(length)"] + chord.flatMap { ["triangle", $0] }
+          + ["fade", "0.005", "\(length)", "0.03", "vol", "\(0.3 / Double(chord.count))"])
+      try #require(made.status == 0, "sox: \(made.stderr)")
+      parts.append(part)
+    }
+    let melody = folder.appendingPathComponent("melody.wav").path
+    let joined = try TestSupport.run(["sox"] + parts + [melody, "gain", "-n", "-20", "pad", "0.3", "0.3"])
+    try #require(joined.status == 0, "sox: \(joined.stderr)")
+
+    // The shipped detector without the rule: the melody moves the ninja.
+    let shipped = TestSupport.shippedModel.appendingPathComponent("detector.json")
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as? [String: Any])
+    var gate = try #require(object["gate"] as? [String: Any])
+    #expect(gate["continuousSound"] != nil, "the shipped detector asks words to stand out of continuous sound")
+    gate["continuousSound"] = nil
+    object["gate"] = gate
+    let without = folder.appendingPathComponent("without.json")
+    try JSONSerialization.data(withJSONObject: object).write(to: without)
+    let moved = try TestSupport.run([executable!.path, "replay", "--json", "--detector", without.path, melody])
+    let movedObject = try #require(try JSONSerialization.jsonObject(with: Data(moved.stdout.utf8)) as? [String: Any])
+    #expect((movedObject["instructions"] as? [String])?.isEmpty == false, "\(moved.stdout)")
+
+    let run = try TestSupport.run([executable!.path, "replay", "--json", melody])
+    #expect(run.status == 0, "\(run.stderr)")
+    let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+    #expect((result["instructions"] as? [String]) == [], "\(run.stdout)")
+    #expect(run.stdout.contains("\"code\":\"buried\""), "\(run.stdout)")
+  }
+
   @Test("replay in the window moves the ninja, and the screenshot shows it where the instructions put it")
   func window() throws {
     let folder = try TestSupport.temporaryFolder("window")
