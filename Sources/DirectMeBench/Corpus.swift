@@ -750,6 +750,26 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let commandsOverMusic = "commands over music, 10 dB SNR"
+
+  /// Commands said over music that plays on (a radio in the room): each of every fourth of
+  /// `items` with 2 s of music before and after it, the music 10 dB under its speech part
+  /// (the tracks of `folder` in turn, from an offset drawn). Empty when the folder holds none.
+  public func overMusic(_ items: [BenchItem], folder: String = Self.musicFolder, snr: Double = 10) throws -> [BenchItem] {
+    let tracks = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
+    guard !tracks.isEmpty else { return [] }
+    let music = try tracks.map { try Tools.samples(folder + "/" + $0) }
+    var random = Signal.Random(seed: 23)
+    return items.enumerated().filter { $0.offset % 4 == 0 }.map { index, item in
+      let track = (index / 4) % music.count
+      let padded = Signal.silence(2) + item.samples + Signal.silence(2)
+      return BenchItem(
+        id: "over \(tracks[track])/\(item.id)", condition: Self.commandsOverMusic, expected: item.expected,
+        samples: Signal.mix(padded, noise: music[track], snr: snr, offset: Int.random(in: 0..<music[track].count, using: &random)),
+        speaker: item.speaker)
+    }
+  }
+
   /// `seconds` of a noise from second `start`, brought to `level` dBFS.
   private static func stretch(of noise: [Int16], from start: Int, seconds: Int, at level: Double) -> [Int16] {
     let stretch = Array(noise[start * Signal.rate..<(start + seconds) * Signal.rate])

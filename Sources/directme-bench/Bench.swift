@@ -238,6 +238,9 @@ struct AccuracyBench: ParsableCommand {
       var commands = realCommands
       if quick { commands = commands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
       items += try builder.noiseMixes(commands)
+      let overMusic = try builder.overMusic(commands)
+      if overMusic.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); commands over music are skipped") }
+      items += overMusic
     }
     if includes(.noise) && !realOthers.isEmpty {
       // Every other one: ~400 items, the room noises and babble in turn.

@@ -345,6 +345,31 @@ func quietClipsAreFainter() throws {
   }
 }
 
+@Test("the bench's commands over music: every fourth item, 2 s of the music before and after it, 10 dB under its speech")
+func commandsOverMusic() throws {
+  let folder = try TestSupport.temporaryFolder("music")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  // The "music": 10 s of a 330 Hz tone at a steady level; the "command": 1 s of a 200 Hz one, louder.
+  let music = (0..<160_000).map { Int16(3_000 * sin(2 * Double.pi * 330 * Double($0) / 16_000)) }
+  try Tools.write(music, to: folder.appendingPathComponent("tune.wav").path)
+  let word = (0..<16_000).map { Int16(9_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+  let items = (0..<8).map { BenchItem(id: "word \($0)", condition: "test", expected: [.up], samples: word, speaker: "s") }
+  let builder = CorpusBuilder(cache: folder)
+  let over = try builder.overMusic(items, folder: folder.path)
+  #expect(over.map(\.id) == ["over tune.wav/word 0", "over tune.wav/word 4"])
+  let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
+  for item in over {
+    #expect(item.condition == CorpusBuilder.commandsOverMusic && item.expected == [.up] && item.speaker == "s")
+    #expect(item.samples.count == 5 * 16_000)
+    // The music alone before the word, and after it, 10 dB under the word's power.
+    for part in [item.samples[0..<32_000], item.samples[48_000..<80_000]] {
+      let under = 10 * log10(power(word[...]) / power(part))
+      #expect(abs(under - 10) < 0.5, "\(item.id): music \(under) dB under the word")
+    }
+  }
+  #expect(try builder.overMusic(items, folder: folder.appendingPathComponent("none").path).isEmpty)
+}
+
 @Test("the bench's 8 kHz link keeps every other item, under the condition asked, with nothing left above 4 kHz")
 func narrowbandClipsLoseTheirHighs() throws {
   // A 1 kHz tone and a 6 kHz tone together: through 8 kHz the 6 kHz one is gone.
