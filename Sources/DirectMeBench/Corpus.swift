@@ -733,10 +733,8 @@ public struct CorpusBuilder {
   /// CC-BY-SA 3.0, at 8 kHz), from 10 s in, at -35 and -20 dBFS in turn. Empty when the
   /// folder holds none.
   public func musicAlone(folder: String = Self.musicFolder) throws -> [BenchItem] {
-    let tracks = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
     var items: [BenchItem] = []
-    for (number, track) in tracks.enumerated() {
-      let music = try Tools.samples(folder + "/" + track)
+    for (number, (track, music)) in try Self.music(in: folder).enumerated() {
       for piece in 0..<4 {
         let start = 10 + piece * 15
         guard (start + 15) * Signal.rate <= music.count else { break }
@@ -756,18 +754,23 @@ public struct CorpusBuilder {
   /// `items` with 2 s of music before and after it, the music 10 dB under its speech part
   /// (the tracks of `folder` in turn, from an offset drawn). Empty when the folder holds none.
   public func overMusic(_ items: [BenchItem], folder: String = Self.musicFolder, snr: Double = 10) throws -> [BenchItem] {
-    let tracks = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
-    guard !tracks.isEmpty else { return [] }
-    let music = try tracks.map { try Tools.samples(folder + "/" + $0) }
+    let music = try Self.music(in: folder)
+    guard !music.isEmpty else { return [] }
     var random = Signal.Random(seed: 23)
     return items.enumerated().filter { $0.offset % 4 == 0 }.map { index, item in
-      let track = (index / 4) % music.count
+      let (track, samples) = music[(index / 4) % music.count]
       let padded = Signal.silence(2) + item.samples + Signal.silence(2)
       return BenchItem(
-        id: "over \(tracks[track])/\(item.id)", condition: Self.commandsOverMusic, expected: item.expected,
-        samples: Signal.mix(padded, noise: music[track], snr: snr, offset: Int.random(in: 0..<music[track].count, using: &random)),
+        id: "over \(track)/\(item.id)", condition: Self.commandsOverMusic, expected: item.expected,
+        samples: Signal.mix(padded, noise: samples, snr: snr, offset: Int.random(in: 0..<samples.count, using: &random)),
         speaker: item.speaker)
     }
+  }
+
+  /// The WAV tracks in `folder` (none when it is absent), by name, each read at 16 kHz.
+  private static func music(in folder: String) throws -> [(track: String, samples: [Int16])] {
+    let tracks = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
+    return try tracks.map { ($0, try Tools.samples(folder + "/" + $0)) }
   }
 
   /// `seconds` of a noise from second `start`, brought to `level` dBFS.

@@ -248,6 +248,7 @@ public final class CommandListener {
       energies = filter.frameEnergies(removed)
     }
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
+    let median = SignalEvidence.medianLevel(energies)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
         let word = result.transcriptions[t].segments[w]
@@ -255,7 +256,7 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].voiced =
           SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: frames) : 0
         result.transcriptions[t].segments[w].loud = SignalEvidence.loudDuration(frames, of: energies)
-        result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies)
+        result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies, median: median)
       }
     }
     return result.shifted(by: start)

@@ -48,13 +48,18 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
 
   /// How far (dB) the frames `frames` of `energies` (dB, 10 ms each) stand above the level
   /// of all of them: the 90th percentile of theirs (a word's vowel) over the median of all
-  /// (what sounds around it, in a long stretch of sound). nil when `frames` holds none.
-  public static func standout(_ frames: Range<Int>, of energies: [Double]) -> Double? {
+  /// (`medianLevel`: what sounds around it, in a long stretch of sound; given when known, as
+  /// for each word of one utterance). nil when `frames` holds none.
+  public static func standout(_ frames: Range<Int>, of energies: [Double], median: Double? = nil) -> Double? {
     let inside = frames.clamped(to: 0..<energies.count)
-    guard !inside.isEmpty else { return nil }
+    guard !inside.isEmpty, let median = median ?? medianLevel(energies) else { return nil }
     let word = energies[inside].sorted()
-    let all = energies.sorted()
-    return word[min(word.count - 1, word.count * 9 / 10)] - all[all.count / 2]
+    return word[min(word.count - 1, word.count * 9 / 10)] - median
+  }
+
+  /// The median of frame levels `energies` (nil: none).
+  public static func medianLevel(_ energies: [Double]) -> Double? {
+    energies.isEmpty ? nil : energies.sorted()[energies.count / 2]
   }
 
   /// The share of the quieter half of the frames (by energy) that is voiced.

@@ -34,8 +34,9 @@ struct AccuracyBench: ParsableCommand {
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
       variants no model was adapted on; flite's default voice kal, at 8 kHz; festival's 8 kHz kal and \
-      ked when scripts/setup.sh --voices unpacked them), and \
-      silence, noises, clicks and coughs. Beside DirectMe: the stock baseline \
+      ked when scripts/setup.sh --voices unpacked them), \
+      silence, noises, clicks and coughs, and instrumental music alone and under commands said \
+      over it (Debian's asterisk-moh-opsound-wav, which scripts/setup.sh --voices installs). Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
       """
