@@ -756,12 +756,33 @@ public struct CorpusBuilder {
   public func overMusic(_ items: [BenchItem], folder: String = Self.musicFolder, snr: Double = 10) throws -> [BenchItem] {
     let music = try Self.music(in: folder)
     guard !music.isEmpty else { return [] }
-    var random = Signal.Random(seed: 23)
+    return Self.inBackground(items, backgrounds: music.map { ($0.track, $0.samples) }, snr: snr, condition: Self.commandsOverMusic, seed: 23)
+  }
+
+  public static let commandsInContinuousNoise = "commands in a room's continuous noise, 10 dB SNR"
+
+  /// Commands said in a room whose noise was there before and goes on after (a running tap,
+  /// an exercise bike, a kitchen): each of every fourth of `items` (the ones `overMusic`
+  /// takes, one further on) with 2 s of the noise before and after it, 10 dB under its speech
+  /// part. The room-noise conditions above mix the noise over the clip alone.
+  public func inContinuousNoise(_ items: [BenchItem], snr: Double = 10) throws -> [BenchItem] {
+    let rooms: [Noise] = [.tap, .bike, .kitchen]
+    let noises = try rooms.map { ($0.rawValue, try noise($0)) }
+    return Self.inBackground(
+      Array(items.dropFirst()), backgrounds: noises, snr: snr, condition: Self.commandsInContinuousNoise, seed: 29)
+  }
+
+  /// Each of every fourth of `items` with 2 s of a background before and after it (the
+  /// `backgrounds` in turn, each from an offset drawn), `snr` dB under its speech part.
+  private static func inBackground(
+    _ items: [BenchItem], backgrounds: [(name: String, samples: [Int16])], snr: Double, condition: String, seed: UInt64
+  ) -> [BenchItem] {
+    var random = Signal.Random(seed: seed)
     return items.enumerated().filter { $0.offset % 4 == 0 }.map { index, item in
-      let (track, samples) = music[(index / 4) % music.count]
+      let (name, samples) = backgrounds[(index / 4) % backgrounds.count]
       let padded = Signal.silence(2) + item.samples + Signal.silence(2)
       return BenchItem(
-        id: "over \(track)/\(item.id)", condition: Self.commandsOverMusic, expected: item.expected,
+        id: "over \(name)/\(item.id)", condition: condition, expected: item.expected,
         samples: Signal.mix(padded, noise: samples, snr: snr, offset: Int.random(in: 0..<samples.count, using: &random)),
         speaker: item.speaker)
     }

@@ -370,6 +370,28 @@ func commandsOverMusic() throws {
   #expect(try builder.overMusic(items, folder: folder.appendingPathComponent("none").path).isEmpty)
 }
 
+@Test("the bench's commands in continuous room noise: every fourth item from the second, 2 s of tap, bike and kitchen noise in turn around it")
+func commandsInContinuousNoise() throws {
+  let folder = try TestSupport.temporaryFolder("continuous-noise")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let word = (0..<16_000).map { Int16(9_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+  let items = (0..<12).map { BenchItem(id: "word \($0)", condition: "test", expected: [.left], samples: word, speaker: "s") }
+  let builder = CorpusBuilder(cache: folder)
+  let noisy = try builder.inContinuousNoise(items)
+  #expect(noisy.map(\.id) == ["over tap/word 1", "over bike/word 5", "over kitchen/word 9"])
+  let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
+  for item in noisy {
+    #expect(item.condition == CorpusBuilder.commandsInContinuousNoise && item.expected == [.left] && item.speaker == "s")
+    #expect(item.samples.count == 5 * 16_000)
+    // Noise before the word and after it, about 10 dB under the word (a room's noise is not
+    // quite steady over 2 s), and none of it silent.
+    for part in [item.samples[0..<32_000], item.samples[48_000..<80_000]] {
+      let under = 10 * log10(power(word[...]) / power(part))
+      #expect(abs(under - 10) < 3, "\(item.id): noise \(under) dB under the word")
+    }
+  }
+}
+
 @Test("the bench's 8 kHz link keeps every other item, under the condition asked, with nothing left above 4 kHz")
 func narrowbandClipsLoseTheirHighs() throws {
   // A 1 kHz tone and a 6 kHz tone together: through 8 kHz the 6 kHz one is gone.
