@@ -21,6 +21,11 @@ public final class CommandListener {
   private var lastPartial: Transcription?
   /// An early decision was made in the current pause (none again until speech resumes).
   private var decidedInPause = false
+  /// Whether the last utterance was cut out of a sound that never paused (see
+  /// `SignalEvidence.endless`), and whether the one under way began in that sound, the
+  /// endpointer having heard no pause since.
+  private var lastWasCut = false
+  private var beganInEndlessSound = false
   /// The instructions of the utterance under way emitted so far (by early decisions).
   private var committed: [Instruction] = []
   /// Whether speech came after the last early decision.
@@ -110,6 +115,7 @@ public final class CommandListener {
     }
     pending.removeAll()
     endpointer.reset()
+    lastWasCut = false
     return events
   }
 
@@ -124,6 +130,7 @@ public final class CommandListener {
       framesSincePartial = 0
       lastPartial = nil
       decidedInPause = false
+      beganInEndlessSound = lastWasCut
       committed = []
       speechSinceDecision = true
       try recognizer.startUtterance()
@@ -182,6 +189,8 @@ public final class CommandListener {
   private func endUtterance(cut: Bool) throws -> Utterance? {
     guard let start = utteranceStart else { return nil }
     utteranceStart = nil
+    let endless = cut || beganInEndlessSound
+    lastWasCut = cut
     if !committed.isEmpty && !speechSinceDecision {
       // Nothing was said since the early decision, which stands as the utterance's result.
       try recognizer.cancelUtterance()
@@ -189,7 +198,7 @@ public final class CommandListener {
     }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    let result = measured(try recognizer.endUtterance(), start: start)
+    let result = measured(try recognizer.endUtterance(), start: start, endless: endless)
     return decided(result, start: start, decodeStart: decodeStart, isEarly: false, cut: cut)
   }
 
@@ -199,7 +208,7 @@ public final class CommandListener {
     let clock = ContinuousClock()
     let decodeStart = clock.now
     guard let soFar = try recognizer.resultSoFar() else { return nil }
-    let result = measured(soFar, start: start)
+    let result = measured(soFar, start: start, endless: beganInEndlessSound)
     let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
     return utterance.interpretation.instructions.isEmpty ? nil : utterance
   }
@@ -236,7 +245,7 @@ public final class CommandListener {
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
   /// the utterance's signal evidence, and each command word's own voicing (none when the
   /// word is faint beside the utterance's loudest frame) and loud part.
-  private func measured(_ result: RecognitionResult, start: Double) -> RecognitionResult {
+  private func measured(_ result: RecognitionResult, start: Double, endless: Bool = false) -> RecognitionResult {
     var result = result
     var periods = heard.pitchPeriods()
     var energies = heard.energies
@@ -248,6 +257,7 @@ public final class CommandListener {
       energies = filter.frameEnergies(removed)
     }
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
+    if endless { result.signal?.endless = true }
     let median = SignalEvidence.medianLevel(energies)
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {

@@ -100,7 +100,8 @@ public struct Detector: Hashable, Sendable, Codable {
     }
 
     /// In an utterance heard for `seconds` or more (sound without a pause of the endpointer's
-    /// length), a command word's loud frames must stand `minimumStandout` dB above the
+    /// length), or one the endpointer cut out of a sound that never paused
+    /// (`SignalEvidence.endless`), a command word's loud frames must stand `minimumStandout` dB above the
     /// utterance's median level (`WordSegment.standout`): a command said over music or a
     /// television is said louder than what plays, while the commands grammar reads music
     /// itself as "up", "down" and "left" (a note's onset and decay, a sung vowel), one word as
@@ -127,8 +128,8 @@ public struct Detector: Hashable, Sendable, Codable {
     /// Whether `word` lies in a long stretch of sound (`continuousSound`) without standing out
     /// of it.
     public func isBuried(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
-      guard let continuousSound, let duration = evidence?.duration, duration + 1e-9 >= continuousSound.seconds,
-        let standout = word.standout
+      guard let continuousSound, let evidence, let standout = word.standout,
+        evidence.endless == true || (evidence.duration ?? 0) + 1e-9 >= continuousSound.seconds
       else { return false }
       return standout + 1e-9 < continuousSound.minimumStandout
     }

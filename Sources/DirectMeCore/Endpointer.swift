@@ -36,13 +36,25 @@ public struct EndpointerSettings: Hashable, Sendable {
   /// How fast the floor may rise (dB per second) outside and inside speech.
   public var floorRise: Double
   public var floorRiseInSpeech: Double
+  /// Inside an utterance, sound whose last `steadyWindow` seconds of frames lie within
+  /// `steadySpread` dB (10th to 90th percentile) is a steady noise, not speech: the floor is
+  /// raised to it. Speech rises and falls by 15 dB and more within a second and a half (a
+  /// syllable's vowel and the closure of the next), a running tap, a fan or an exercise bike
+  /// by 2-5 dB; a room whose noise was there before the stream began made its first
+  /// utterance run to `maximumUtterance`, and the floor rose under it at
+  /// `floorRiseInSpeech` only. Only a sound `offsetMargin` above the floor is one it had not
+  /// learned: music plays on steadily for a second and a half now and then, and once the
+  /// floor has come down to its quieter notes it is left to go on (0: off).
+  public var steadyWindow: Double
+  public var steadySpread: Double
 
   public init(
     sampleRate: Int = 16_000, frameDuration: Double = 0.010, onsetMargin: Double = 10,
     offsetMargin: Double = 6, minimumSpeech: Double = 0.030, endSilence: Double = 0.5,
     quickEndSilence: Double = 0.14, pauseDepth: Double = 30,
     preRoll: Double = 0.3, maximumUtterance: Double = 10, lowestFloor: Double = -85,
-    highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5
+    highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5,
+    steadyWindow: Double = 1.5, steadySpread: Double = 6
   ) {
     self.sampleRate = sampleRate
     self.frameDuration = frameDuration
@@ -58,6 +70,8 @@ public struct EndpointerSettings: Hashable, Sendable {
     self.highestInitialFloor = highestInitialFloor
     self.floorRise = floorRise
     self.floorRiseInSpeech = floorRiseInSpeech
+    self.steadyWindow = steadyWindow
+    self.steadySpread = steadySpread
   }
 
   public var frameLength: Int { Int((Double(sampleRate) * frameDuration).rounded()) }
@@ -94,6 +108,8 @@ public struct Endpointer: Sendable {
   private var pauseRun = 0
   private var peak = -100.0
   private var utteranceFrames = 0
+  /// The utterance's latest frame energies (up to `steadyWindow`), oldest first.
+  private var recent: [Double] = []
 
   public init(settings: EndpointerSettings = .init()) {
     self.settings = settings
@@ -137,6 +153,7 @@ public struct Endpointer: Sendable {
       peak = energy
       utteranceFrames = loudRun
       loudRun = 0
+      recent.removeAll(keepingCapacity: true)
       let preRoll = history.suffix(settings.frames(settings.preRoll) + settings.frames(settings.minimumSpeech))
       history.removeAll(keepingCapacity: true)
       return .start(preRoll: Array(preRoll.joined()))
@@ -144,6 +161,13 @@ public struct Endpointer: Sendable {
 
     utteranceFrames += 1
     peak = max(peak, energy)
+    if let steady = steadySoundFloor(after: energy), steady >= floor + settings.offsetMargin {
+      // A steady noise, not speech: the utterance ends here, and the floor is the noise's.
+      inSpeech = false
+      quietRun = 0
+      self.floor = steady
+      return .end(cut: true)
+    }
     if energy < floor + settings.offsetMargin {
       quietRun += 1
     } else {
@@ -169,6 +193,22 @@ public struct Endpointer: Sendable {
     return .inSpeech
   }
 
+  /// When the utterance's last `steadyWindow` of sound is steady (see
+  /// `EndpointerSettings.steadyWindow`), the floor that sound asks for: its frames within
+  /// `offsetMargin` of it but for the loudest tenth, less 2 dB.
+  private mutating func steadySoundFloor(after energy: Double) -> Double? {
+    guard settings.steadyWindow > 0 else { return nil }
+    let window = settings.frames(settings.steadyWindow)
+    recent.append(energy)
+    if recent.count > window { recent.removeFirst(recent.count - window) }
+    // Every 10th frame once the window is full: the test needs no finer step.
+    guard recent.count == window, utteranceFrames % 10 == 0 else { return nil }
+    let sorted = recent.sorted()
+    let high = sorted[window * 9 / 10]
+    guard high - sorted[window / 10] < settings.steadySpread else { return nil }
+    return high + 2 - settings.offsetMargin
+  }
+
   /// How long the utterance under way has been quiet, in seconds (0 outside an utterance).
   /// Quiet here is below the floor's margin or `pauseDepth` below the utterance's loudest frame.
   public var quietDuration: Double { inSpeech ? Double(pauseRun) * settings.frameDuration : 0 }
@@ -188,6 +228,7 @@ public struct Endpointer: Sendable {
     pauseRun = 0
     utteranceFrames = 0
     history.removeAll()
+    recent.removeAll()
     highPass = Self.highPass(sampleRate: settings.sampleRate)
   }
 

@@ -10,22 +10,30 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// The longest run of voiced frames whose pitch holds steady (within 15% from frame to
   /// frame), seconds. Noise throws up a pitch-like peak now and then, never for long.
   public var longestVoiced: Double
-  /// The loudest frame above the background, dB (95th percentile minus 10th).
+  /// The loud part above the background, dB: the 95th percentile of the frames' levels (in
+  /// an utterance longer than two seconds, the 10th loudest frame: a word's vowel) minus the
+  /// 10th.
   public var dynamicRange: Double
   /// The share of the quieter half of the frames that is voiced: other voices under the
   /// speech (babble), not a room's steady noise or silence.
   public var backgroundVoicing: Double
   /// Seconds of audio measured (nil: not recorded, in evidence saved before it was).
   public var duration: Double?
+  /// Whether the utterance was cut out of a sound that never paused (a steady noise the
+  /// endpointer ended it in, or one that ran to the maximum length), however long it is:
+  /// nil, not.
+  public var endless: Bool?
 
   public init(
-    voiced: Double, longestVoiced: Double, dynamicRange: Double, backgroundVoicing: Double = 0, duration: Double? = nil
+    voiced: Double, longestVoiced: Double, dynamicRange: Double, backgroundVoicing: Double = 0, duration: Double? = nil,
+    endless: Bool? = nil
   ) {
     self.voiced = voiced
     self.longestVoiced = longestVoiced
     self.dynamicRange = dynamicRange
     self.backgroundVoicing = backgroundVoicing
     self.duration = duration
+    self.endless = endless
   }
 
   /// Measures 16 kHz mono samples in 10 ms frames.
@@ -82,8 +90,16 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   public static func background(sortedEnergies sorted: [Double]) -> Double { sorted[sorted.count / 10] }
 
   /// The loud part of frame energies sorted quietest first (at least one): their 95th
-  /// percentile.
-  public static func loud(sortedEnergies sorted: [Double]) -> Double { sorted[min(sorted.count - 1, sorted.count * 95 / 100)] }
+  /// percentile, or from two seconds of frames on their `loudFrames`th loudest: a word's vowel
+  /// in a long utterance of noise is its loud part (the 95th percentile of 5 s of a room's
+  /// noise with a word in it is the noise, and 46% of the commands said in it were refused as
+  /// holding no voice).
+  public static func loud(sortedEnergies sorted: [Double]) -> Double {
+    sorted[min(sorted.count - 1, max(sorted.count * 95 / 100, sorted.count - loudFrames))]
+  }
+
+  /// See `loud(sortedEnergies:)`: 100 ms.
+  static let loudFrames = 10
 
   /// The pitch periods of 16 kHz mono samples, one per 10 ms frame (0: not voiced).
   public static func pitchPeriods(_ samples: [Int16], sampleRate: Int = 16_000) -> [Int] {

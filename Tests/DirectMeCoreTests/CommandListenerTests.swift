@@ -202,6 +202,33 @@ struct CommandListenerTests {
     #expect(recognizer.starts == 1)
   }
 
+  @Test("a steady noise from the start is cut out as endless sound, and so is the next utterance until a pause is heard")
+  func endlessSound() throws {
+    let recognizer = FakeRecognizer(reading: [("up", 0.1, 0.3)])
+    let listener = CommandListener(recognizer: recognizer)
+    var random = Signal.Random(seed: 5)
+    // A hiss at about -26 dBFS from the first sample: 2.5 s of it, then a tone 15 dB over it
+    // for 0.5 s in it, then 1 s of near-silence, then the tone alone and silence.
+    let hiss = { (count: Int) -> [[Int16]] in
+      (0..<count).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
+    }
+    var seed: UInt64 = 3
+    let tone = frames("tone", count: 50, amplitude: 14_000, seed: &seed)
+    let inHiss = zip(tone, hiss(50)).map { zip($0, $1).map { Int16(clamping: Int($0) + Int($1)) } }
+    let chunks =
+      hiss(250) + inHiss + frames("quiet", count: 100, seed: &seed) + frames("tone", count: 50, seed: &seed)
+      + frames("quiet", count: 100, seed: &seed)
+    var finals: [Utterance] = []
+    for chunk in chunks {
+      for event in try listener.feed(chunk) { if case .final(let utterance) = event { finals.append(utterance) } }
+    }
+    for event in try listener.finish() { if case .final(let utterance) = event { finals.append(utterance) } }
+    try #require(finals.count == 3, "\(finals.map { ($0.result.start, $0.result.end, $0.wasCut) })")
+    // The hiss, cut within 2 s; the tone in it; the tone after a pause.
+    #expect(finals[0].wasCut && finals[0].result.end < 2.0)
+    #expect(finals.map { $0.result.signal?.endless == true } == [true, true, false])
+  }
+
   @Test("chunks of any size are fine, and time counts every sample")
   func oddChunks() throws {
     let recognizer = FakeRecognizer(reading: [("up", 0.1, 0.3)])

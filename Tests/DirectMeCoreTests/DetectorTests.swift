@@ -74,6 +74,10 @@ struct DetectorTests {
     #expect(gate.isBuried(long, word: word))
     #expect(!gate.passes(long, word: word))
     #expect(gate.passes(short, word: word))
+    // Short, but cut out of a sound that never paused: asked.
+    var cutOut = short
+    cutOut.endless = true
+    #expect(gate.isBuried(cutOut, word: word))
     word.standout = 9
     #expect(gate.passes(long, word: word))
     // Not measured (evidence or a word from before the rule): not asked.
@@ -83,6 +87,16 @@ struct DetectorTests {
     #expect(gate.passes(SignalEvidence(voiced: 2, longestVoiced: 0.3, dynamicRange: 20), word: word))
     gate.continuousSound = nil
     #expect(gate.passes(long, word: word))
+  }
+
+  @Test("the loud part of a long utterance is a word's vowel, not the 95th percentile of its noise; up to two seconds, that percentile")
+  func loudPartOfLongUtterances() {
+    // 5 s of noise at -40 dB with a 150-ms vowel at -25 dB: the vowel is 3% of the frames.
+    let long = [Double](repeating: -40, count: 200) + [Double](repeating: -25, count: 15) + [Double](repeating: -40, count: 285)
+    #expect(SignalEvidence.dynamicRange(sortedEnergies: long.sorted()) == 15)
+    // A second of frames rising evenly from -60 to -41 dB: the 95th percentile, as before.
+    let ramp = (0..<100).map { -60 + Double($0 / 5) }
+    #expect(SignalEvidence.loud(sortedEnergies: ramp.sorted()) == -41)
   }
 
   @Test("a word's standout: its loud frames over the median of all")

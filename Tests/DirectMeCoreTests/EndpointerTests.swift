@@ -145,4 +145,44 @@ struct EndpointerTests {
     }
     #expect(deepPause == 0)
   }
+
+  @Test("a room's steady noise there from the start ends its utterance, and a voice in it later is an utterance of its own")
+  func steadyNoiseFromTheStart() {
+    // Hiss of RMS 1700 (-26 dBFS, far above the highest starting floor) from the first
+    // frame; a voice about 14 dB over it from 3 s to 3.5 s.
+    let input = hissy(count: 600, noise: 3000, voice: 10_000, from: 300, to: 350)
+    var endpointer = Endpointer()
+    var events: [(Int, EndpointDecision)] = []
+    for (index, frame) in input.enumerated() {
+      let decision = endpointer.process(frame)
+      if case .start = decision { events.append((index, .start(preRoll: []))) }
+      if case .end = decision { events.append((index, decision)) }
+    }
+    // The hiss starts an utterance at once (the floor's first guess is -50 dBFS), which ends
+    // once 1.5 s of it proved steady, not at the 10-s limit.
+    #expect(events.first.map { if case .start = $0.1 { $0.0 < 10 } else { false } } == true, "\(events)")
+    #expect(events.dropFirst().first.map { $0.1 == .end(cut: true) && $0.0 >= 150 && $0.0 <= 200 } == true, "\(events)")
+    // The voice starts the next one and ends it.
+    let starts = events.filter { if case .start = $0.1 { true } else { false } }.map(\.0)
+    #expect(starts.count == 2 && starts.last.map { $0 >= 300 && $0 < 310 } == true, "\(events)")
+    #expect(events.last.map { $0.1 == .end(cut: false) && $0.0 > 350 && $0.0 < 450 } == true, "\(events)")
+    // Off, the hiss runs on as one utterance.
+    var off = Endpointer(settings: EndpointerSettings(steadyWindow: 0))
+    #expect(!input.map { off.process($0) }.contains { $0 == .end(cut: true) || $0 == .end(cut: false) })
+  }
+
+  @Test("speech rising and falling for 3 s without a pause is not taken for a steady noise")
+  func longSpeechIsNotSteady() {
+    var seed: UInt64 = 6
+    // Syllables: 150 ms of a tone, 50 ms of it 20 dB down (a consonant), over and over.
+    var input = frames("quiet", count: 30, seed: &seed)
+    for _ in 0..<15 {
+      input += frames("tone", count: 15, seed: &seed) + frames("tone", count: 5, amplitude: 800, seed: &seed)
+    }
+    input += frames("quiet", count: 80, seed: &seed)
+    var endpointer = Endpointer()
+    let decisions = input.map { endpointer.process($0) }
+    #expect(!decisions.contains(.end(cut: true)))
+    #expect(decisions.count { $0 == .end(cut: false) } == 1)
+  }
 }
