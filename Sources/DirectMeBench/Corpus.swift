@@ -772,6 +772,18 @@ public struct CorpusBuilder {
       Array(items.dropFirst()), backgrounds: noises, snr: snr, condition: Self.commandsInContinuousNoise, seed: 29)
   }
 
+  public static let commandsAmidVoices = "commands amid other voices going on (babble), 10 dB SNR"
+
+  /// Commands said while others talk on (a television, people in the room): each of every
+  /// fourth of `items` (the ones two further on than `overMusic` takes) with 2 s of the
+  /// babble before and after it, 10 dB under its speech part. The babble conditions above
+  /// mix it over the clip alone.
+  public func amidVoices(_ items: [BenchItem], snr: Double = 10) throws -> [BenchItem] {
+    Self.inBackground(
+      Array(items.dropFirst(2)), backgrounds: [(Noise.babble.rawValue, try noise(.babble))], snr: snr,
+      condition: Self.commandsAmidVoices, seed: 31)
+  }
+
   /// Each of every fourth of `items` with 2 s of a background before and after it (the
   /// `backgrounds` in turn, each from an offset drawn), `snr` dB under its speech part.
   private static func inBackground(

@@ -370,7 +370,7 @@ func commandsOverMusic() throws {
   #expect(try builder.overMusic(items, folder: folder.appendingPathComponent("none").path).isEmpty)
 }
 
-@Test("the bench's commands in continuous room noise: every fourth item from the second, 2 s of tap, bike and kitchen noise in turn around it")
+@Test("the bench's commands in continuous room noise and babble: every fourth item from the second and from the third, 2 s of the noise around it")
 func commandsInContinuousNoise() throws {
   let folder = try TestSupport.temporaryFolder("continuous-noise")
   defer { try? FileManager.default.removeItem(at: folder) }
@@ -379,6 +379,9 @@ func commandsInContinuousNoise() throws {
   let builder = CorpusBuilder(cache: folder)
   let noisy = try builder.inContinuousNoise(items)
   #expect(noisy.map(\.id) == ["over tap/word 1", "over bike/word 5", "over kitchen/word 9"])
+  let amid = try builder.amidVoices(items)
+  #expect(amid.map(\.id) == ["over babble/word 2", "over babble/word 6", "over babble/word 10"])
+  #expect(amid.allSatisfy { $0.condition == CorpusBuilder.commandsAmidVoices && $0.samples.count == 5 * 16_000 })
   let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
   for item in noisy {
     #expect(item.condition == CorpusBuilder.commandsInContinuousNoise && item.expected == [.left] && item.speaker == "s")
