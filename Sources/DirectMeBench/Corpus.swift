@@ -784,6 +784,42 @@ public struct CorpusBuilder {
       condition: Self.commandsAmidVoices, seed: 31)
   }
 
+  public static let commandsInLongBackground = "12 commands in a minute of background (room noise, babble, music), 10 dB SNR"
+
+  /// Commands said where a background has gone on for a while, as in a room where DirectMe
+  /// has listened for some time: for each background (tap, bike and kitchen noise, the
+  /// babble, each music track in `folder`), 15 s of it alone, then 12 of `items` 4 s apart
+  /// (every fourth from the fourth, 12 more for each background), each brought to their
+  /// mean speech power, 10 dB over it, and 2 s of it after: 65 s. The conditions above start their
+  /// background 2 s before the command, so they measure mostly the first seconds after a
+  /// noise begins.
+  public func inLongBackground(_ items: [BenchItem], folder: String = Self.musicFolder, snr: Double = 10) throws -> [BenchItem] {
+    let rooms: [Noise] = [.tap, .bike, .kitchen, .babble]
+    let backgrounds = try rooms.map { ($0.rawValue, try noise($0)) } + Self.music(in: folder).map { ($0.track, $0.samples) }
+    let pool = items.enumerated().filter { $0.offset % 4 == 3 }.map(\.element)
+    let (lead, spacing, count) = (15.0, 4.0, 12)
+    var random = Signal.Random(seed: 37)
+    return backgrounds.enumerated().compactMap { index, background in
+      let said = pool.dropFirst(index * count).prefix(count)
+      guard said.count == count else { return nil }
+      var speech = Signal.silence(lead + spacing * Double(count) + 2)
+      // Each command brought to their mean speech power: each 10 dB over the background.
+      let powers = said.map { Signal.speechPower($0.samples) }
+      let mean = powers.reduce(0, +) / Double(count)
+      for (place, item) in said.enumerated() {
+        let start = Int((lead + spacing * Double(place)) * Double(Signal.rate))
+        let gain = powers[place] > 0 ? (mean / powers[place]).squareRoot() : 1
+        for (offset, sample) in item.samples.prefix(Int(spacing) * Signal.rate).enumerated() {
+          speech[start + offset] = Int16(clamping: Int((Double(sample) * gain).rounded()))
+        }
+      }
+      return BenchItem(
+        id: "in \(background.0)/" + said.map(\.id).joined(separator: "+"), condition: Self.commandsInLongBackground,
+        expected: said.flatMap(\.expected),
+        samples: Signal.mix(speech, noise: background.1, snr: snr, offset: Int.random(in: 0..<background.1.count, using: &random)))
+    }
+  }
+
   /// Each of every fourth of `items` with 2 s of a background before and after it (the
   /// `backgrounds` in turn, each from an offset drawn), `snr` dB under its speech part.
   private static func inBackground(

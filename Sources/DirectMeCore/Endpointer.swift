@@ -42,9 +42,9 @@ public struct EndpointerSettings: Hashable, Sendable {
   /// syllable's vowel and the closure of the next), a running tap, a fan or an exercise bike
   /// by 2-5 dB; a room whose noise was there before the stream began made its first
   /// utterance run to `maximumUtterance`, and the floor rose under it at
-  /// `floorRiseInSpeech` only. Only a sound `offsetMargin` above the floor is one it had not
-  /// learned: music plays on steadily for a second and a half now and then, and once the
-  /// floor has come down to its quieter notes it is left to go on (0: off).
+  /// `floorRiseInSpeech` only; where the floor had learned a noise that spreads over 6-9 dB
+  /// (a tap), its louder frames kept an utterance going for seconds after a command, into
+  /// the next one (0: off).
   public var steadyWindow: Double
   public var steadySpread: Double
 
@@ -161,11 +161,11 @@ public struct Endpointer: Sendable {
 
     utteranceFrames += 1
     peak = max(peak, energy)
-    if let steady = steadySoundFloor(after: energy), steady >= floor + settings.offsetMargin {
+    if let steady = steadySoundFloor(after: energy) {
       // A steady noise, not speech: the utterance ends here, and the floor is the noise's.
       inSpeech = false
       quietRun = 0
-      self.floor = steady
+      self.floor = max(floor, steady)
       return .end(cut: true)
     }
     if energy < floor + settings.offsetMargin {

@@ -244,6 +244,7 @@ struct AccuracyBench: ParsableCommand {
       items += overMusic
       items += try builder.inContinuousNoise(commands)
       items += try builder.amidVoices(commands)
+      items += try builder.inLongBackground(commands)
     }
     if includes(.noise) && !realOthers.isEmpty {
       // Every other one: ~400 items, the room noises and babble in turn.

@@ -185,4 +185,33 @@ struct EndpointerTests {
     #expect(!decisions.contains(.end(cut: true)))
     #expect(decisions.count { $0 == .end(cut: false) } == 1)
   }
+
+  @Test("in a noise the floor has learned, whose frames spread wider than the floor's margin, an utterance ends once the noise has held steady")
+  func learnedNoiseEndsUtterance() {
+    var random = Signal.Random(seed: 12)
+    // Hiss whose level wanders +-3.5 dB from frame to frame (a running tap), about -35 dBFS;
+    // a voice-like tone 15 dB over it from 5 s to 5.5 s; 6 s of the hiss after it.
+    let input: [[Int16]] = (0..<1150).map { frame in
+      let gain = pow(10, Double.random(in: -3.5...3.5, using: &random) / 20)
+      return (0..<160).map { n in
+        let t = Double(frame * 160 + n) / 16000
+        var value = Double.random(in: -1000...1000, using: &random) * gain
+        if frame >= 500 && frame < 550 { value += 5_000 * sin(2 * .pi * 300 * t) }
+        return Int16(clamping: Int(value))
+      }
+    }
+    var endpointer = Endpointer()
+    var events: [(Int, EndpointDecision)] = []
+    for (index, frame) in input.enumerated() {
+      let decision = endpointer.process(frame)
+      if case .start = decision { events.append((index, .start(preRoll: []))) }
+      if case .end = decision { events.append((index, decision)) }
+    }
+    // The voice's utterance starts with it and ends within 2 s of it.
+    let voice = events.firstIndex { $0.0 >= 500 && $0.0 < 510 && $0.1 == .start(preRoll: []) }
+    #expect(voice != nil, "\(events)")
+    if let voice {
+      #expect(events.dropFirst(voice + 1).first.map { $0.0 < 750 } == true, "\(events)")
+    }
+  }
 }

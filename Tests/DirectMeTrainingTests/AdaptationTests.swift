@@ -395,6 +395,34 @@ func commandsInContinuousNoise() throws {
   }
 }
 
+@Test("the bench's minute of background: 15 s of it, then 12 commands 4 s apart at one speech level, 10 dB over it")
+func commandsInLongBackground() throws {
+  let folder = try TestSupport.temporaryFolder("long-background")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  // Commands at two levels: 200 Hz tones of 0.5 s, loud and 12 dB softer, four of each in turn.
+  let items = (0..<200).map { index in
+    let amplitude = (index / 4) % 2 == 0 ? 8_000.0 : 2_000
+    let word = (0..<8_000).map { Int16(amplitude * sin(2 * Double.pi * 200 * Double($0) / 16_000)) }
+    return BenchItem(id: "word \(index)", condition: "test", expected: [.right], samples: word, speaker: "s")
+  }
+  let builder = CorpusBuilder(cache: folder)
+  let long = try builder.inLongBackground(items, folder: folder.appendingPathComponent("no music").path)
+  // Tap, bike, kitchen and the babble; no music here.
+  #expect(long.map { String($0.id.prefix { $0 != "/" }) } == ["in tap", "in bike", "in kitchen", "in babble"])
+  #expect(long.first?.id.hasPrefix("in tap/word 3+word 7+") == true)
+  let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
+  for item in long {
+    #expect(item.condition == CorpusBuilder.commandsInLongBackground && item.expected == [Direction](repeating: .right, count: 12))
+    #expect(item.samples.count == 65 * 16_000)
+    // The first and second commands (loud and soft as recorded) at one level, over the noise.
+    let first = power(item.samples[15 * 16_000..<15 * 16_000 + 8_000])
+    let second = power(item.samples[19 * 16_000..<19 * 16_000 + 8_000])
+    #expect(abs(10 * log10(first / second)) < 1.5, "\(item.id)")
+    let noise = power(item.samples[0..<15 * 16_000])
+    #expect(10 * log10(first / noise) > 8, "\(item.id)")
+  }
+}
+
 @Test("the bench's 8 kHz link keeps every other item, under the condition asked, with nothing left above 4 kHz")
 func narrowbandClipsLoseTheirHighs() throws {
   // A 1 kHz tone and a 6 kHz tone together: through 8 kHz the 6 kHz one is gone.
