@@ -151,13 +151,7 @@ struct EndpointerTests {
     // Hiss of RMS 1700 (-26 dBFS, far above the highest starting floor) from the first
     // frame; a voice about 14 dB over it from 3 s to 3.5 s.
     let input = hissy(count: 600, noise: 3000, voice: 10_000, from: 300, to: 350)
-    var endpointer = Endpointer()
-    var events: [(Int, EndpointDecision)] = []
-    for (index, frame) in input.enumerated() {
-      let decision = endpointer.process(frame)
-      if case .start = decision { events.append((index, .start(preRoll: []))) }
-      if case .end = decision { events.append((index, decision)) }
-    }
+    let events = boundaries(of: input)
     // The hiss starts an utterance at once (the floor's first guess is -50 dBFS), which ends
     // once 1.5 s of it proved steady, not at the 10-s limit.
     #expect(events.first.map { if case .start = $0.1 { $0.0 < 10 } else { false } } == true, "\(events)")
@@ -200,6 +194,18 @@ struct EndpointerTests {
         return Int16(clamping: Int(value))
       }
     }
+    let events = boundaries(of: input)
+    // The voice's utterance starts with it and ends within 2 s of it.
+    let voice = events.firstIndex { $0.0 >= 500 && $0.0 < 510 && $0.1 == .start(preRoll: []) }
+    #expect(voice != nil, "\(events)")
+    if let voice {
+      #expect(events.dropFirst(voice + 1).first.map { $0.0 < 750 } == true, "\(events)")
+    }
+  }
+
+  /// Where utterances start and end in `input` (frame index, decision; starts without
+  /// their pre-roll).
+  private func boundaries(of input: [[Int16]]) -> [(Int, EndpointDecision)] {
     var endpointer = Endpointer()
     var events: [(Int, EndpointDecision)] = []
     for (index, frame) in input.enumerated() {
@@ -207,11 +213,6 @@ struct EndpointerTests {
       if case .start = decision { events.append((index, .start(preRoll: []))) }
       if case .end = decision { events.append((index, decision)) }
     }
-    // The voice's utterance starts with it and ends within 2 s of it.
-    let voice = events.firstIndex { $0.0 >= 500 && $0.0 < 510 && $0.1 == .start(preRoll: []) }
-    #expect(voice != nil, "\(events)")
-    if let voice {
-      #expect(events.dropFirst(voice + 1).first.map { $0.0 < 750 } == true, "\(events)")
-    }
+    return events
   }
 }
