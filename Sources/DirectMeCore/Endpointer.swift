@@ -37,8 +37,8 @@ public struct EndpointerSettings: Hashable, Sendable {
   public var floorRise: Double
   public var floorRiseInSpeech: Double
   /// Inside an utterance, sound whose last `steadyWindow` seconds of frames lie within
-  /// `steadySpread` dB (10th to 90th percentile) is a steady noise, not speech: the floor is
-  /// raised to it. Speech rises and falls by 15 dB and more within a second and a half (a
+  /// `steadySpread` dB (10th to 90th percentile) is a steady noise, not speech: the utterance
+  /// is cut there and the floor raised to it. Speech rises and falls by 15 dB and more within a second and a half (a
   /// syllable's vowel and the closure of the next), a running tap, a fan or an exercise bike
   /// by 2-5 dB; a room whose noise was there before the stream began made its first
   /// utterance run to `maximumUtterance`, and the floor rose under it at
