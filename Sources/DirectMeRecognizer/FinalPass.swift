@@ -305,6 +305,7 @@ extension PocketSphinxRecognizer {
     }
     let shortIslands = Self.islands(energies, quiet: quiet, pauseFrames: Self.spanningPauseFrames)
     var spanned: [ClosedRange<Double>] = []
+    var amidVoices: Bool?
     for (position, slot) in slots.enumerated() {
       let first = commands.segments[slot.first!]
       let last = commands.segments[slot.last!]
@@ -341,7 +342,13 @@ extension PocketSphinxRecognizer {
         let trailEnd = commands.segments[spoken[lastSpoken + trail.count]].end
         if trailEnd - trailStart >= Self.carrierDuration { high = min(high, (last.end + trailStart) / 2) }
       }
-      let stretch = sampleRange(from: low, to: high)
+      var stretch = sampleRange(from: low, to: high)
+      if amidVoices == nil {
+        amidVoices = Self.isLongAmidVoices(energies: energies, periods: &periods, of: heard)
+      }
+      if amidVoices == true, let island = Self.loudIsland(around: first.start...last.end, energies: energies) {
+        stretch = stretch.clamped(to: sampleRange(from: island.lowerBound, to: island.upperBound))
+      }
       // A lone command word drawn out over a long stretch may be commands said without
       // pauses too: the commands reading heard flite's slt "down down right" as one "down"
       // of 1.07 s.
@@ -814,6 +821,59 @@ extension PocketSphinxRecognizer {
   /// How far (frames) from the boundary the reading drew between two words a valley between
   /// their syllables is looked for (see `syllableDip`).
   static let boundarySlack = 5
+
+  /// Whether the utterance is long (`islandUtterance`), never falls quiet (its loud part
+  /// less than `islandRange` dB over its background) and other voices go on under it: a
+  /// third or more of its quieter half voiced (`SignalEvidence.backgroundVoicing`). One
+  /// speaker's commands run together in a quiet room are voiced throughout too, but range
+  /// 50 dB and more.
+  static func isLongAmidVoices(energies: [Double], periods: inout [Int]?, of heard: [Int16]) -> Bool {
+    guard Double(energies.count) / 100 >= islandUtterance,
+      SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange
+    else { return false }
+    let measured = periods ?? SignalEvidence.pitchPeriods(heard, sampleRate: sampleRate)
+    periods = measured
+    return SignalEvidence.backgroundVoicing(periods: measured, energies: energies) >= 0.3
+  }
+
+  /// In a long utterance amid other voices, the time (in seconds) of the loud sound around
+  /// a command word the reading placed over `word`: from its loudest frame out to where the
+  /// sound falls `islandDepth` dB under that frame or to within `islandAbove` dB of the
+  /// utterance's median (gaps of up to `islandGap` frames bridged), with `islandPadding` of
+  /// the sound around it. The command's stretch halfway to its neighbours holds seconds of
+  /// the voices around it there, which the other words explain better than one command.
+  static func loudIsland(around word: ClosedRange<Double>, energies: [Double]) -> ClosedRange<Double>? {
+    guard !energies.isEmpty else { return nil }
+    let median = energies.sorted()[energies.count / 2]
+    let frames = Self.frames(of: word, from: 0, count: energies.count)
+    let peak = frames.max { energies[$0] < energies[$1] }!
+    let floor = max(energies[peak] - islandDepth, median + islandAbove)
+    let reach = { (step: Int) -> Int in
+      var edge = peak
+      var gap = 0
+      var frame = peak + step
+      while frame >= 0 && frame < energies.count && gap <= islandGap {
+        if energies[frame] >= floor {
+          edge = frame
+          gap = 0
+        } else {
+          gap += 1
+        }
+        frame += step
+      }
+      return edge
+    }
+    let first = Double(reach(-1)) / 100 - islandPadding
+    let last = Double(reach(1) + 1) / 100 + islandPadding
+    return max(0, first)...min(Double(energies.count) / 100, last)
+  }
+
+  static let islandUtterance = 3.0
+  static let islandRange = 25.0
+  static let islandDepth = 20.0
+  static let islandAbove = 3.0
+  static let islandGap = 5
+  static let islandPadding = 0.1
 
   /// The utterance's 10-ms frames from `time.lowerBound` to `time.upperBound` (seconds from
   /// sample `start` of the utterance), clamped to the `count` there are (at least one;

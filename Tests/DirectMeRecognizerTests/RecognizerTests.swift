@@ -658,6 +658,42 @@ struct FinalPassTests {
     #expect(abs(islands[1].lowerBound - 0.85) < 0.011 && abs(islands[1].upperBound - 1.35) < 0.011, "\(islands)")
   }
 
+  @Test("amid other voices a command word's stretch is its loud island: out to 3 dB over the voices' median, 0.1 s around it")
+  func loudIsland() throws {
+    // 5 s of voices at -40 dB rising and falling 2 dB; a word at -25 dB from 2.4 s to 2.6 s,
+    // its edges at -33 dB for 30 ms, with a 30-ms dip inside it.
+    var energies = (0..<500).map { -40 + 2 * sin(Double($0) * 0.7) }
+    for frame in 237..<240 { energies[frame] = -33 }
+    for frame in 240..<260 { energies[frame] = -25 }
+    for frame in 248..<251 { energies[frame] = -39 }
+    for frame in 260..<263 { energies[frame] = -33 }
+    // The reading drew the word from 2.0 s to 2.7 s.
+    let island = try #require(PocketSphinxRecognizer.loudIsland(around: 2.0...2.7, energies: energies))
+    #expect(abs(island.lowerBound - 2.27) < 0.011 && abs(island.upperBound - 2.73) < 0.011, "\(island)")
+  }
+
+  @Test("only a long utterance that never falls quiet, voiced in its quieter half, is amid voices")
+  func longAmidVoices() {
+    // A 200 Hz tone with a little noise throughout: voiced everywhere.
+    var random = Signal.Random(seed: 3)
+    let voiced = (0..<64_000).map { Int16(3_000 * sin(2 * Double.pi * 200 * Double($0) / 16_000) + Double.random(in: -50...50, using: &random)) }
+    let level = { (samples: [Int16]) in Signal.frameEnergies(samples, floor: 1e-2, wholeFrames: true) }
+    var periods: [Int]?
+    #expect(PocketSphinxRecognizer.isLongAmidVoices(energies: level(voiced), periods: &periods, of: voiced))
+    // The same for 2 s: not long.
+    periods = nil
+    let short = Array(voiced.prefix(32_000))
+    #expect(!PocketSphinxRecognizer.isLongAmidVoices(energies: level(short), periods: &periods, of: short))
+    // With 1 s of near-silence in it: it falls quiet (range over 25 dB).
+    periods = nil
+    let paused = Array(voiced.prefix(24_000)) + (0..<16_000).map { _ in Int16.random(in: -3...3, using: &random) } + Array(voiced.suffix(24_000))
+    #expect(!PocketSphinxRecognizer.isLongAmidVoices(energies: level(paused), periods: &periods, of: paused))
+    // Noise alone for 4 s: unvoiced.
+    periods = nil
+    let noise = (0..<64_000).map { _ in Int16.random(in: -3_000...3_000, using: &random) }
+    #expect(!PocketSphinxRecognizer.isLongAmidVoices(energies: level(noise), periods: &periods, of: noise))
+  }
+
   @Test("two syllables dip between them even when the decoder draws their boundary a few frames off the valley")
   func syllableDip() {
     // "down down" as flite's slt says it: the first vowel loudest at the end of the first
