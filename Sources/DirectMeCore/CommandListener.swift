@@ -245,7 +245,7 @@ public final class CommandListener {
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
   /// the utterance's signal evidence, and each command word's own voicing (none when the
   /// word is faint beside the utterance's loudest frame) and loud part.
-  private func measured(_ result: RecognitionResult, start: Double, endless: Bool = false) -> RecognitionResult {
+  private func measured(_ result: RecognitionResult, start: Double, endless: Bool) -> RecognitionResult {
     var result = result
     var periods = heard.pitchPeriods()
     var energies = heard.energies

@@ -624,8 +624,7 @@ extension PocketSphinxRecognizer {
   /// Whether a 10-ms frame of `stretch` (samples of `heard`) is voiced; `periods` holds the
   /// utterance's pitch periods once measured.
   static func hasVoicedFrame(_ stretch: Range<Int>, periods: inout [Int]?, of heard: [Int16]) -> Bool {
-    let measured = periods ?? SignalEvidence.pitchPeriods(heard, sampleRate: sampleRate)
-    periods = measured
+    let measured = pitchPeriods(&periods, of: heard)
     let frame = sampleRate / 100
     let first = stretch.lowerBound / frame
     let end = min(measured.count, (stretch.upperBound + frame - 1) / frame)
@@ -831,9 +830,15 @@ extension PocketSphinxRecognizer {
     guard Double(energies.count) / 100 >= islandUtterance,
       SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange
     else { return false }
+    return SignalEvidence.backgroundVoicing(periods: pitchPeriods(&periods, of: heard), energies: energies) >= 0.3
+  }
+
+  /// The pitch periods of the utterance's 10-ms frames (`heard`): `periods` once measured,
+  /// measured now and kept there otherwise.
+  static func pitchPeriods(_ periods: inout [Int]?, of heard: [Int16]) -> [Int] {
     let measured = periods ?? SignalEvidence.pitchPeriods(heard, sampleRate: sampleRate)
     periods = measured
-    return SignalEvidence.backgroundVoicing(periods: measured, energies: energies) >= 0.3
+    return measured
   }
 
   /// In a long utterance amid other voices, the time (in seconds) of the loud sound around
@@ -843,8 +848,7 @@ extension PocketSphinxRecognizer {
   /// the sound around it. The command's stretch halfway to its neighbours holds seconds of
   /// the voices around it there, which the other words explain better than one command.
   static func loudIsland(around word: ClosedRange<Double>, energies: [Double]) -> ClosedRange<Double>? {
-    guard !energies.isEmpty else { return nil }
-    let median = energies.sorted()[energies.count / 2]
+    guard let median = SignalEvidence.medianLevel(energies) else { return nil }
     let frames = Self.frames(of: word, from: 0, count: energies.count)
     let peak = frames.max { energies[$0] < energies[$1] }!
     let floor = max(energies[peak] - islandDepth, median + islandAbove)

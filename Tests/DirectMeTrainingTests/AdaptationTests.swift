@@ -336,7 +336,6 @@ func quietClipsAreFainter() throws {
   let builder = CorpusBuilder(cache: cache)
   let quiet = try builder.quiet(items)
   #expect(quiet.map(\.id) == ["quiet/tone 1", "quiet/tone 3"], "every other item: the half overdriven takes")
-  let power = { (samples: [Int16]) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
   for item in quiet {
     #expect(item.condition == CorpusBuilder.quiet && item.expected == [.down] && item.speaker == "s")
     #expect(item.samples.count == tone.count)
@@ -357,7 +356,6 @@ func commandsOverMusic() throws {
   let builder = CorpusBuilder(cache: folder)
   let over = try builder.overMusic(items, folder: folder.path)
   #expect(over.map(\.id) == ["over tune.wav/word 0", "over tune.wav/word 4"])
-  let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
   for item in over {
     #expect(item.condition == CorpusBuilder.commandsOverMusic && item.expected == [.up] && item.speaker == "s")
     #expect(item.samples.count == 5 * 16_000)
@@ -382,7 +380,6 @@ func commandsInContinuousNoise() throws {
   let amid = try builder.amidVoices(items)
   #expect(amid.map(\.id) == ["over babble/word 2", "over babble/word 6", "over babble/word 10"])
   #expect(amid.allSatisfy { $0.condition == CorpusBuilder.commandsAmidVoices && $0.samples.count == 5 * 16_000 })
-  let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
   for item in noisy {
     #expect(item.condition == CorpusBuilder.commandsInContinuousNoise && item.expected == [.left] && item.speaker == "s")
     #expect(item.samples.count == 5 * 16_000)
@@ -410,7 +407,6 @@ func commandsInLongBackground() throws {
   // Tap, bike, kitchen and the babble; no music here.
   #expect(long.map { String($0.id.prefix { $0 != "/" }) } == ["in tap", "in bike", "in kitchen", "in babble"])
   #expect(long.first?.id.hasPrefix("in tap/word 3+word 7+") == true)
-  let power = { (samples: ArraySlice<Int16>) in samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) }
   for item in long {
     #expect(item.condition == CorpusBuilder.commandsInLongBackground && item.expected == [Direction](repeating: .right, count: 12))
     #expect(item.samples.count == 65 * 16_000)
@@ -566,4 +562,9 @@ func otherWordsInNoiseMixes() throws {
     #expect(ratio > 0.05 && ratio < 0.2, "\(item.id): noise at \(10 * log10(ratio)) dB")
   }
   #expect(try builder.otherWordsInNoise(items).map(\.samples) == mixed.map(\.samples), "the same mixes every run")
+}
+
+/// The mean power of `samples` (sample units squared).
+private func power(_ samples: some Collection<Int16>) -> Double {
+  samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
 }
