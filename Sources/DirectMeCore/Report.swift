@@ -10,6 +10,20 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var confidence: Double?
     /// How much better (natural log) this command word explains its stretch than other words.
     public var margin: Double?
+    /// For a command word, what the detector weighs beside its margin (`WordSegment`): its
+    /// longest steady voiced run and its loud part (seconds), and how far its loud frames
+    /// stand over the utterance's median level (dB).
+    public var voiced: Double?
+    public var loud: Double?
+    public var standout: Double?
+  }
+  /// What the utterance's audio says by itself (`SignalEvidence`), which the detector's gate weighs.
+  public struct SignalReport: Codable, Hashable, Sendable {
+    public var voiced: Double
+    public var longestVoiced: Double
+    public var dynamicRange: Double
+    public var backgroundVoicing: Double
+    public var endless: Bool?
   }
   public struct Alternate: Codable, Hashable, Sendable {
     public var transcript: String
@@ -38,6 +52,7 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var alternates: [Alternate]
     public var rescues: [RescueReport]
     public var rejection: RejectionReport?
+    public var signal: SignalReport?
     public var instructions: [Direction]
     public var emittedAt: Double
     public var cut: Bool
@@ -99,7 +114,8 @@ public struct FileReport: Codable, Hashable, Sendable {
     transcription.segments.filter { !$0.isFiller }.map {
       Word(
         word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
-        confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3))
+        confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3), voiced: $0.voiced?.rounded(to: 3),
+        loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3))
     }
   }
 
@@ -123,6 +139,11 @@ public struct FileReport: Codable, Hashable, Sendable {
         RescueReport(heard: $0.heard, taken: $0.taken, alternate: $0.alternate, scoreGap: $0.scoreGap.rounded(to: 3))
       },
       rejection: interpretation.rejection.map { RejectionReport(code: $0.code, reason: $0.reason) },
+      signal: result.signal.map {
+        SignalReport(
+          voiced: $0.voiced.rounded(to: 3), longestVoiced: $0.longestVoiced.rounded(to: 3),
+          dynamicRange: $0.dynamicRange.rounded(to: 3), backgroundVoicing: $0.backgroundVoicing.rounded(to: 3), endless: $0.endless)
+      },
       instructions: interpretation.directions,
       emittedAt: utterance.emittedAt.rounded(to: 3),
       cut: utterance.wasCut, early: utterance.isEarly,

@@ -75,6 +75,12 @@ struct AccuracyBench: ParsableCommand {
     help: ArgumentHelp("Only these parts (\(Part.allCases.map(\.rawValue).joined(separator: ", "))).", valueName: "part"))
   var only: [Part] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Write the audio of every item DirectMe got wrong here (16 kHz WAV, with wrong.tsv: file, condition, item, expected, acted on), to listen to or replay.",
+      valueName: "folder"))
+  var keepWrong: String?
+
   @Option(help: "Items decoded at once, each job with a recognizer of its own (the results are the same with any number).")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -194,6 +200,7 @@ struct AccuracyBench: ParsableCommand {
       try report.json().write(to: outFolder.appendingPathComponent("accuracy.json"))
       try report.html().write(to: outFolder.appendingPathComponent("accuracy.html"), atomically: true, encoding: .utf8)
       try writeOutcomes(outcomes, interpreter: interpreter, to: outFolder.appendingPathComponent("accuracy-items.tsv"))
+      if let keepWrong { try writeWrong(outcomes, interpreter: interpreter, to: URL(fileURLWithPath: keepWrong)) }
       warn("bench: wrote \(out)/accuracy.txt, accuracy.json, accuracy.html, accuracy-items.tsv")
     }
   }
@@ -283,6 +290,25 @@ struct AccuracyBench: ParsableCommand {
   }
 
   /// One line per item: condition, id, expected, DirectMe, baseline, transcripts (for digging).
+  /// The audio of each item whose directions are not the expected ones, numbered in the
+  /// items' order, and `wrong.tsv` saying what each is.
+  private func writeWrong(_ outcomes: [ItemOutcome], interpreter: Interpreter, to folder: URL) throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var index = "file\tcondition\titem\texpected\tdirectme\n"
+    var count = 0
+    for outcome in outcomes {
+      let mine = outcome.emitted ?? Scoring.directions(outcome, interpreter: interpreter)
+      guard mine != outcome.item.expected else { continue }
+      count += 1
+      let file = String(format: "wrong-%05d.wav", count)
+      try Tools.write(outcome.item.samples, to: folder.appendingPathComponent(file).path)
+      let said = { (directions: [Direction]) in directions.map(\.rawValue).joined(separator: " ") }
+      index += "\(file)\t\(outcome.item.condition)\t\(outcome.item.id)\t\(said(outcome.item.expected))\t\(said(mine))\n"
+    }
+    try index.write(to: folder.appendingPathComponent("wrong.tsv"), atomically: true, encoding: .utf8)
+    warn("bench: wrote \(count) wrong items' audio to \(folder.path)")
+  }
+
   private func writeOutcomes(_ outcomes: [ItemOutcome], interpreter: Interpreter, to url: URL) throws {
     var text = "condition\titem\texpected\tdirectme\tprevious\tbaseline\tdirectme heard\tbaseline heard\n"
     for outcome in outcomes {

@@ -30,6 +30,33 @@ struct ReportTests {
     #expect(rescues.first?["taken"] as? String == "down")
   }
 
+  @Test("replay JSON shows what the detector weighed: each command word's voicing, loud part and standout, and the utterance's signal")
+  func evidenceJSON() throws {
+    var up = WordSegment(word: "up", start: 0.2, end: 0.5, score: -30, margin: -12.5, voiced: 0.12, loud: 0.09)
+    up.standout = 14.25
+    let other = Transcription(segments: [WordSegment(word: "of", start: 0.2, end: 0.5, score: -20)], score: -60)
+    let result = RecognitionResult(
+      transcriptions: [Transcription(segments: [up], score: -70), other], start: 0, end: 1,
+      signal: SignalEvidence(voiced: 0.2, longestVoiced: 0.12, dynamicRange: 17.5, backgroundVoicing: 0.25, duration: 1))
+    let utterance = Utterance(result: result, interpretation: Interpreter().interpret(result), emittedAt: 1)
+    let line = FileReport(file: "a.wav", result: StreamResult(utterances: [utterance], duration: 1)).jsonLine()
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let first = try #require((object["utterances"] as? [[String: Any]])?.first)
+    let readings = [first["words"] as? [[String: Any]] ?? []] + (first["alternates"] as? [[String: Any]] ?? []).map { $0["words"] as? [[String: Any]] ?? [] }
+    let word = try #require(readings.joined().first { $0["word"] as? String == "up" })
+    #expect(word["margin"] as? Double == -12.5)
+    #expect(word["voiced"] as? Double == 0.12)
+    #expect(word["loud"] as? Double == 0.09)
+    #expect(word["standout"] as? Double == 14.25)
+    let signal = try #require(first["signal"] as? [String: Any])
+    #expect(signal["dynamic_range"] as? Double == 17.5)
+    #expect(signal["background_voicing"] as? Double == 0.25)
+    #expect(signal["longest_voiced"] as? Double == 0.12)
+    // A word of the other reading carries none of it.
+    let of = try #require(readings.joined().first { $0["word"] as? String == "of" })
+    #expect(of["voiced"] == nil && of["margin"] == nil)
+  }
+
   @Test("score text shows the rates and the confusion matrix")
   func scoreText() {
     let report = ScoreReport(recordings: [
