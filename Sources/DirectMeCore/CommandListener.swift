@@ -164,7 +164,7 @@ public final class CommandListener {
     case .end(let cut):
       try recognizer.process(frame)
       heard.append(frame)
-      return try endUtterance(cut: cut).map { [.final($0)] } ?? []
+      return try endUtterance(cut: cut, handingOver: endpointer.handedOver).map { [.final($0)] } ?? []
     }
   }
 
@@ -186,7 +186,12 @@ public final class CommandListener {
     return .partial(shifted, at: time)
   }
 
-  private func endUtterance(cut: Bool) throws -> Utterance? {
+  /// Ends the utterance under way and decides on it. `handingOver`: the last seconds of it,
+  /// a voice rising out of a bed of sound (`EndpointerSettings.riseAfter`), start the next
+  /// utterance, which decides on them: a word reaching into them is left to it (the rise's
+  /// onset read with the bed before it at the end of this one came out as a second, wrong
+  /// command: "up left" for "left").
+  private func endUtterance(cut: Bool, handingOver: Double? = nil) throws -> Utterance? {
     guard let start = utteranceStart else { return nil }
     utteranceStart = nil
     let endless = cut || beganInEndlessSound
@@ -198,7 +203,13 @@ public final class CommandListener {
     }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    let result = measured(try recognizer.endUtterance(), start: start, endless: endless)
+    var result = measured(try recognizer.endUtterance(), start: start, endless: endless)
+    if let handingOver {
+      let handOver = time - handingOver
+      for t in result.transcriptions.indices {
+        result.transcriptions[t].segments.removeAll { !$0.isFiller && $0.end > handOver + 1e-9 }
+      }
+    }
     return decided(result, start: start, decodeStart: decodeStart, isEarly: false, cut: cut)
   }
 

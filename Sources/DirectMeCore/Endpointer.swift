@@ -47,6 +47,20 @@ public struct EndpointerSettings: Hashable, Sendable {
   /// the next one (0: off).
   public var steadyWindow: Double
   public var steadySpread: Double
+  /// A voice rising out of a bed of sound: in an utterance heard for `riseAfter` seconds or
+  /// more whose last `steadyWindow` of frames spread `bedSpread` dB or less (10th to 90th
+  /// percentile: other voices, music, a clattering room, which never pause), `riseDuration`
+  /// of frames `riseMargin` dB or more over the window's median is someone speaking up over
+  /// it: the utterance is cut there and a new one starts with the rise (its pre-roll taking
+  /// in the onset), which ends once the sound's power over the last `fallDuration` is back
+  /// under the bed's median + `fallMargin`. Without it a command said into a television's talk came
+  /// in the middle of an utterance of 3-10 s of the talk (0: off).
+  public var riseAfter: Double
+  public var bedSpread: Double
+  public var riseMargin: Double
+  public var riseDuration: Double
+  public var fallMargin: Double
+  public var fallDuration: Double
 
   public init(
     sampleRate: Int = 16_000, frameDuration: Double = 0.010, onsetMargin: Double = 10,
@@ -54,7 +68,8 @@ public struct EndpointerSettings: Hashable, Sendable {
     quickEndSilence: Double = 0.14, pauseDepth: Double = 30,
     preRoll: Double = 0.3, maximumUtterance: Double = 10, lowestFloor: Double = -85,
     highestInitialFloor: Double = -50, floorRise: Double = 5, floorRiseInSpeech: Double = 0.5,
-    steadyWindow: Double = 1.5, steadySpread: Double = 6
+    steadyWindow: Double = 1.5, steadySpread: Double = 6, riseAfter: Double = 2, bedSpread: Double = 12,
+    riseMargin: Double = 10, riseDuration: Double = 0.05, fallMargin: Double = 4, fallDuration: Double = 0.3
   ) {
     self.sampleRate = sampleRate
     self.frameDuration = frameDuration
@@ -72,6 +87,12 @@ public struct EndpointerSettings: Hashable, Sendable {
     self.floorRiseInSpeech = floorRiseInSpeech
     self.steadyWindow = steadyWindow
     self.steadySpread = steadySpread
+    self.riseAfter = riseAfter
+    self.bedSpread = bedSpread
+    self.riseMargin = riseMargin
+    self.riseDuration = riseDuration
+    self.fallMargin = fallMargin
+    self.fallDuration = fallDuration
   }
 
   public var frameLength: Int { Int((Double(sampleRate) * frameDuration).rounded()) }
@@ -110,6 +131,17 @@ public struct Endpointer: Sendable {
   private var utteranceFrames = 0
   /// The utterance's latest frame energies (up to `steadyWindow`), oldest first.
   private var recent: [Double] = []
+  /// The median of `recent` when it last spread `bedSpread` or less (nil: no bed).
+  private var bed: Double?
+  /// Frames in a row over the bed by `riseMargin`.
+  private var riseRun = 0
+  /// A rise cut the last utterance: the bed it rose from (the next utterance starts with the next frame).
+  private var pendingRise: Double?
+  /// The bed the utterance under way rose from, and frames in a row back under it.
+  private var risenFrom: Double?
+  /// When the last `.end(cut: true)` came from a voice rising out of a bed: how long (seconds)
+  /// the rise had lasted, whose sound starts the next utterance (nil otherwise).
+  public private(set) var handedOver: Double?
 
   public init(settings: EndpointerSettings = .init()) {
     self.settings = settings
@@ -133,6 +165,7 @@ public struct Endpointer: Sendable {
 
   /// Classifies the next frame (`settings.frameLength` samples).
   public mutating func process(_ frame: [Int16]) -> EndpointDecision {
+    handedOver = nil
     let energy = energy(of: frame)
     let floor = updateFloor(with: energy)
 
@@ -146,8 +179,12 @@ public struct Endpointer: Sendable {
       } else {
         loudRun = 0
       }
-      guard loudRun >= settings.frames(settings.minimumSpeech) else { return .silence }
+      guard loudRun >= settings.frames(settings.minimumSpeech) || pendingRise != nil else { return .silence }
       inSpeech = true
+      risenFrom = pendingRise
+      pendingRise = nil
+      bed = nil
+      riseRun = 0
       quietRun = 0
       pauseRun = 0
       peak = energy
@@ -166,7 +203,35 @@ public struct Endpointer: Sendable {
       inSpeech = false
       quietRun = 0
       self.floor = max(floor, steady)
+      risenFrom = nil
       return .end(cut: true)
+    }
+    if let risen = risenFrom {
+      // A voice that rose out of a bed: it ends once the sound is back at the bed (its
+      // power over the last `fallDuration`, which the bed's own ups and downs do not lift).
+      let span = settings.frames(settings.fallDuration)
+      if recent.count >= span,
+        10 * log10(recent.suffix(span).reduce(0) { $0 + pow(10, $1 / 10) } / Double(span)) < risen + settings.fallMargin
+      {
+        inSpeech = false
+        quietRun = 0
+        risenFrom = nil
+        self.floor = max(floor, risen)
+        return .end(cut: true)
+      }
+    } else if settings.riseAfter > 0, let bed {
+      riseRun = energy >= bed + settings.riseMargin ? riseRun + 1 : 0
+      if riseRun >= settings.frames(settings.riseDuration), utteranceFrames >= settings.frames(settings.riseAfter) {
+        // Someone speaks up over the bed: a new utterance starts with the rise, from where
+        // the sound left the bed.
+        inSpeech = false
+        quietRun = 0
+        self.floor = max(floor, bed)
+        pendingRise = bed
+        let foot = recent.reversed().prefix { $0 >= bed + settings.fallMargin }.count
+        handedOver = Double(foot) * settings.frameDuration
+        return .end(cut: true)
+      }
     }
     if energy < floor + settings.offsetMargin {
       quietRun += 1
@@ -181,11 +246,13 @@ public struct Endpointer: Sendable {
     if quietRun >= settings.frames(settings.endSilence) {
       inSpeech = false
       quietRun = 0
+      risenFrom = nil
       return .end(cut: false)
     }
     if utteranceFrames >= settings.frames(settings.maximumUtterance) {
       inSpeech = false
       quietRun = 0
+      risenFrom = nil
       // Whatever kept it going is the new background.
       self.floor = max(floor, energy - settings.offsetMargin)
       return .end(cut: true)
@@ -205,6 +272,7 @@ public struct Endpointer: Sendable {
     guard recent.count == window, utteranceFrames % 10 == 0 else { return nil }
     let sorted = recent.sorted()
     let high = sorted[window * 9 / 10]
+    bed = high - sorted[window / 10] <= settings.bedSpread ? sorted[window / 2] : nil
     guard high - sorted[window / 10] < settings.steadySpread else { return nil }
     return high + 2 - settings.offsetMargin
   }
@@ -229,6 +297,10 @@ public struct Endpointer: Sendable {
     utteranceFrames = 0
     history.removeAll()
     recent.removeAll()
+    bed = nil
+    riseRun = 0
+    pendingRise = nil
+    risenFrom = nil
     highPass = Self.highPass(sampleRate: settings.sampleRate)
   }
 

@@ -229,6 +229,29 @@ struct CommandListenerTests {
     #expect(finals.map { $0.result.signal?.endless == true } == [true, true, false])
   }
 
+  @Test("a voice rising out of a bed of sound is decided in an utterance of its own; a word of the bed's utterance reaching into the rise is left to it")
+  func riseOutOfABed() throws {
+    // The reading ends where the voice begins in the bed's utterance (3.95-4.1 s of it).
+    let recognizer = FakeRecognizer(reading: [("up", 3.95, 4.1)])
+    recognizer.finalReading = [("up", 3.95, 4.1)]
+    let listener = CommandListener(recognizer: recognizer)
+    var finals: [Utterance] = []
+    for chunk in EndpointerTests().bedOfSound(frames: 520, voiceFrom: 400, to: 450) {
+      for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
+    }
+    try #require(finals.count >= 2, "the bed's utterance ends at the rise, the voice's once the bed is back")
+    let bed = finals[0]
+    #expect(bed.wasCut && bed.result.end > 4.0 && bed.result.end < 4.1, "\(bed.result.start)-\(bed.result.end)")
+    #expect(bed.result.bestTranscription.segments.filter { !$0.isFiller }.isEmpty, "\(bed.result.bestTranscription)")
+    #expect(bed.interpretation.instructions.isEmpty)
+    // The voice's utterance begins with the frames before the cut as its pre-roll, and keeps
+    // its words (it ended at the fall, handing nothing over).
+    let voice = finals[1]
+    #expect(voice.result.start > 3.6 && voice.result.start < 4.0 && voice.result.end > 4.5 && voice.result.end < 5.1,
+      "\(voice.result.start)-\(voice.result.end)")
+    #expect(voice.interpretation.directions == [.up])
+  }
+
   @Test("chunks of any size are fine, and time counts every sample")
   func oddChunks() throws {
     let recognizer = FakeRecognizer(reading: [("up", 0.1, 0.3)])

@@ -203,6 +203,63 @@ struct EndpointerTests {
     }
   }
 
+  @Test("a voice rising out of a bed of other sound starts an utterance of its own, which ends once the sound is back at the bed")
+  func riseOutOfABed() {
+    let input = bedOfSound(frames: 800, voiceFrom: 400, to: 450)
+    var endpointer = Endpointer()
+    var events: [(Int, EndpointDecision, Double?)] = []
+    for (index, frame) in input.enumerated() {
+      let decision = endpointer.process(frame)
+      if case .start = decision { events.append((index, .start(preRoll: []), nil)) }
+      if case .end = decision { events.append((index, decision, endpointer.handedOver)) }
+    }
+    // The bed wanders 10 dB (never steady, never paused): one utterance from the first frame,
+    // cut within 0.1 s of the voice's onset; the rise's first frames are handed over.
+    let cut = events.firstIndex { $0.0 >= 400 && $0.1 == .end(cut: true) }
+    #expect(cut.map { events[$0].0 <= 410 } == true, "\(events.map { ($0.0, $0.1) })")
+    guard let cut, cut + 2 < events.count else { return }
+    #expect(events[cut].2.map { $0 >= 0.05 && $0 <= 0.1 } == true, "\(events[cut])")
+    #expect(!events[..<cut].contains { $0.0 > 0 && $0.0 < 400 && $0.1 != .start(preRoll: []) }, "no boundary before the voice")
+    // The voice's utterance starts with the next frame and ends within 0.6 s of the voice's end.
+    #expect(events[cut + 1].0 == events[cut].0 + 1 && events[cut + 1].1 == .start(preRoll: []))
+    #expect(events[cut + 2].1 == .end(cut: true) && events[cut + 2].0 > 450 && events[cut + 2].0 < 510, "\(events[cut + 2])")
+    // Off, the voice lies inside the bed's utterance.
+    var off = Endpointer(settings: EndpointerSettings(riseAfter: 0))
+    #expect(!input[..<600].map { off.process($0) }.contains { $0 == .end(cut: true) || $0 == .end(cut: false) })
+  }
+
+  @Test("one speaker's syllables for 3 s are no bed: no rise cuts them")
+  func syllablesAreNoBed() {
+    var seed: UInt64 = 8
+    // Syllables at three loudnesses, each with a consonant 20 dB down: a sentence said on.
+    var input = frames("quiet", count: 30, seed: &seed)
+    for index in 0..<15 {
+      input += frames("tone", count: 15, amplitude: [3000, 9000, 27_000][index % 3], seed: &seed)
+      input += frames("tone", count: 5, amplitude: 300, seed: &seed)
+    }
+    input += frames("quiet", count: 80, seed: &seed)
+    var endpointer = Endpointer()
+    let decisions = input.map { endpointer.process($0) }
+    #expect(!decisions.contains(.end(cut: true)))
+    #expect(decisions.count { $0 == .end(cut: false) } == 1)
+  }
+
+  /// `frames` of a bed of sound about -35 dBFS whose level wanders +-5 dB from frame to
+  /// frame (other voices, a clattering room), with a voice-like tone 15 dB over it over
+  /// `voiceFrom..<to`.
+  func bedOfSound(frames count: Int, voiceFrom: Int, to: Int) -> [[Int16]] {
+    var random = Signal.Random(seed: 21)
+    return (0..<count).map { frame in
+      let gain = pow(10, Double.random(in: -5...5, using: &random) / 20)
+      return (0..<160).map { n in
+        let t = Double(frame * 160 + n) / 16000
+        var value = Double.random(in: -1000...1000, using: &random) * gain
+        if frame >= voiceFrom && frame < to { value += 5_000 * sin(2 * .pi * 300 * t) }
+        return Int16(clamping: Int(value))
+      }
+    }
+  }
+
   /// Where utterances start and end in `input` (frame index, decision; starts without
   /// their pre-roll).
   private func boundaries(of input: [[Int16]]) -> [(Int, EndpointDecision)] {
