@@ -139,10 +139,11 @@ public struct Endpointer: Sendable {
   private var riseRun = 0
   /// A rise cut the last utterance: the bed it rose from (the next utterance starts with the next frame).
   private var pendingRise: Double?
-  /// The bed the utterance under way rose from, and frames in a row back under it.
+  /// The bed the utterance under way rose from (nil: it did not start with a rise).
   private var risenFrom: Double?
-  /// When the last `.end(cut: true)` came from a voice rising out of a bed: how long (seconds)
-  /// the rise had lasted, whose sound starts the next utterance (nil otherwise).
+  /// When the last `.end(cut: true)` came from a voice rising out of a bed: the seconds at
+  /// the end of the cut utterance since the sound left the bed (`fallMargin` over its
+  /// median), which start the next utterance too (nil otherwise).
   public private(set) var handedOver: Double?
 
   public init(settings: EndpointerSettings = .init()) {
