@@ -218,7 +218,10 @@ struct ExecutableTests {
     let joined = try TestSupport.run(["sox"] + parts + [melody, "gain", "-n", "-20", "pad", "0.3", "0.3"])
     try #require(joined.status == 0, "sox: \(joined.stderr)")
 
-    // The shipped detector without the rule: the melody moves the ninja.
+    // The shipped detector without the rule: the utterance it refuses as buried is decided
+    // otherwise. (Before the endpointer cut a voice rising out of a bed of sound, stop 68,
+    // the melody moved the ninja without the rule; its louder notes now come in utterances
+    // of their own, and the rest is read as no command at all.)
     let shipped = TestSupport.shippedModel.appendingPathComponent("detector.json")
     var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: shipped)) as? [String: Any])
     var gate = try #require(object["gate"] as? [String: Any])
@@ -228,8 +231,8 @@ struct ExecutableTests {
     let without = folder.appendingPathComponent("without.json")
     try JSONSerialization.data(withJSONObject: object).write(to: without)
     let moved = try TestSupport.run([executable!.path, "replay", "--json", "--detector", without.path, melody])
-    let movedObject = try #require(try JSONSerialization.jsonObject(with: Data(moved.stdout.utf8)) as? [String: Any])
-    #expect((movedObject["instructions"] as? [String])?.isEmpty == false, "\(moved.stdout)")
+    #expect(moved.status == 0, "\(moved.stderr)")
+    #expect(!moved.stdout.contains("\"code\":\"buried\""), "\(moved.stdout)")
 
     let run = try TestSupport.run([executable!.path, "replay", "--json", melody])
     #expect(run.status == 0, "\(run.stderr)")
