@@ -54,7 +54,8 @@ public struct EndpointerSettings: Hashable, Sendable {
   /// it: the utterance is cut there and a new one starts with the rise (its pre-roll taking
   /// in the onset), which ends once the sound's power over the last `fallDuration` is back
   /// under the bed's median + `fallMargin`. Without it a command said into a television's
-  /// talk or music lay in the middle of an utterance of 3-10 s of it (0: off). A rise of 8 dB:
+  /// talk or music lay in the middle of an utterance of 3-10 s of it (0: off; off too with
+  /// `steadyWindow` 0, whose window it reads). A rise of 8 dB:
   /// the bench's commands amid babble 71.7% right (10 dB: 69.7%, 6 dB: 70.7% and music 1
   /// point lower). A bed of 18 dB: music spreads 4-18 dB and more (a quiet passage's notes),
   /// babble 6-9 dB; over music 51.5% right with 12 dB, 55.6% with 18 and 57.6% with 24, the
@@ -268,7 +269,8 @@ public struct Endpointer: Sendable {
 
   /// When the utterance's last `steadyWindow` of sound is steady (see
   /// `EndpointerSettings.steadyWindow`), the floor that sound asks for: its frames within
-  /// `offsetMargin` of it but for the loudest tenth, less 2 dB.
+  /// `offsetMargin` of it but for the loudest tenth, less 2 dB. Measures the same window for
+  /// `bed` (see `EndpointerSettings.riseAfter`), and keeps `recent`, which the fall reads.
   private mutating func steadySoundFloor(after energy: Double) -> Double? {
     guard settings.steadyWindow > 0 else { return nil }
     let window = settings.frames(settings.steadyWindow)
@@ -278,8 +280,9 @@ public struct Endpointer: Sendable {
     guard recent.count == window, utteranceFrames % 10 == 0 else { return nil }
     let sorted = recent.sorted()
     let high = sorted[window * 9 / 10]
-    bed = high - sorted[window / 10] <= settings.bedSpread ? sorted[window / 2] : nil
-    guard high - sorted[window / 10] < settings.steadySpread else { return nil }
+    let spread = high - sorted[window / 10]
+    bed = spread <= settings.bedSpread ? sorted[window / 2] : nil
+    guard spread < settings.steadySpread else { return nil }
     return high + 2 - settings.offsetMargin
   }
 

@@ -289,7 +289,6 @@ struct AccuracyBench: ParsableCommand {
     return items
   }
 
-  /// One line per item: condition, id, expected, DirectMe, baseline, transcripts (for digging).
   /// The audio of each item whose directions are not the expected ones, numbered in the
   /// items' order, and `wrong.tsv` saying what each is.
   private func writeWrong(_ outcomes: [ItemOutcome], interpreter: Interpreter, to folder: URL) throws {
@@ -297,24 +296,34 @@ struct AccuracyBench: ParsableCommand {
     var index = "file\tcondition\titem\texpected\tdirectme\n"
     var count = 0
     for outcome in outcomes {
-      let mine = outcome.emitted ?? Scoring.directions(outcome, interpreter: interpreter)
+      let mine = acted(outcome, interpreter: interpreter)
       guard mine != outcome.item.expected else { continue }
       count += 1
       let file = String(format: "wrong-%05d.wav", count)
       try Tools.write(outcome.item.samples, to: folder.appendingPathComponent(file).path)
-      let said = { (directions: [Direction]) in directions.map(\.rawValue).joined(separator: " ") }
-      index += "\(file)\t\(outcome.item.condition)\t\(outcome.item.id)\t\(said(outcome.item.expected))\t\(said(mine))\n"
+      index += "\(file)\t\(outcome.item.condition)\t\(outcome.item.id)\t\(spelled(outcome.item.expected))\t\(spelled(mine))\n"
     }
     try index.write(to: folder.appendingPathComponent("wrong.tsv"), atomically: true, encoding: .utf8)
     warn("bench: wrote \(count) wrong items' audio to \(folder.path)")
   }
 
+  /// What DirectMe acted on for `outcome` (early decisions included), at `interpreter`'s settings.
+  private func acted(_ outcome: ItemOutcome, interpreter: Interpreter) -> [Direction] {
+    outcome.emitted ?? Scoring.directions(outcome, interpreter: interpreter)
+  }
+
+  /// Directions as the item files write them ("up left").
+  private func spelled(_ directions: [Direction]) -> String {
+    directions.map(\.rawValue).joined(separator: " ")
+  }
+
+  /// One line per item: condition, id, expected, DirectMe, baseline, transcripts (for digging).
   private func writeOutcomes(_ outcomes: [ItemOutcome], interpreter: Interpreter, to url: URL) throws {
     var text = "condition\titem\texpected\tdirectme\tprevious\tbaseline\tdirectme heard\tbaseline heard\n"
     for outcome in outcomes {
-      let mine = (outcome.emitted ?? Scoring.directions(outcome, interpreter: interpreter)).map(\.rawValue).joined(separator: " ")
-      let theirs = outcome.baseline.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
-      let before = outcome.previous.map { $0.map(\.rawValue).joined(separator: " ") } ?? "-"
+      let mine = spelled(acted(outcome, interpreter: interpreter))
+      let theirs = outcome.baseline.map(spelled) ?? "-"
+      let before = outcome.previous.map(spelled) ?? "-"
       let heard = outcome.results.map { result in
         let words = (result.commandsReading ?? result.bestTranscription).segments.filter { !$0.isFiller }
         let commands = words.enumerated().map { index, segment in
@@ -337,7 +346,7 @@ struct AccuracyBench: ParsableCommand {
         return commands + rescues + " / " + others + String(format: " (%.2f s", result.end - result.start) + voiced + model + ")"
       }.joined(separator: " | ")
       text += [
-        outcome.item.condition, outcome.item.id, outcome.item.expected.map(\.rawValue).joined(separator: " "), mine,
+        outcome.item.condition, outcome.item.id, spelled(outcome.item.expected), mine,
         before, theirs, heard, (outcome.baselineTranscript ?? "").replacingOccurrences(of: "\n", with: " | "),
       ].joined(separator: "\t") + "\n"
     }
