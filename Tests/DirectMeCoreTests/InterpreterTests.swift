@@ -281,6 +281,31 @@ struct WordGateTests {
     #expect(interpreter.interpret(result(margin: 8, voiced: 0.05, duration: 0.08)).directions.isEmpty)
   }
 
+  @Test("in a room's noise a command word weighs its duration as in a phrase; in a quiet room or amid other voices it does not")
+  func roomNoiseDuration() {
+    // Confidence 0.62 at a margin of -5 (intercept 1.1, slope 0.1); the minimum duration 0.14 s.
+    let detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 1.1, minimumDuration: 0.14),
+      gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6), threshold: 0.6, rescueThreshold: 0.6)
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    func result(dynamicRange: Double, backgroundVoicing: Double = 0, duration: Double = 0.11) -> RecognitionResult {
+      let up = WordSegment(word: "up", start: 0.3, end: 0.3 + duration, score: -20, margin: -5, voiced: 0.05)
+      return RecognitionResult(
+        transcriptions: [Transcription(segments: [up], score: -20)], start: 0, end: 1,
+        signal: SignalEvidence(
+          voiced: 0.05, longestVoiced: 0.05, dynamicRange: dynamicRange, backgroundVoicing: backgroundVoicing))
+    }
+    // 0.11 s said 24 dB over a tap's noise: 0.11 / 0.6 = 0.18 s.
+    #expect(interpreter.isInRoomNoise(result(dynamicRange: 24).signal))
+    #expect(interpreter.interpret(result(dynamicRange: 24)).directions == [.up])
+    // The same in a quiet room (a click or a breath is as short), or over babble.
+    #expect(interpreter.interpret(result(dynamicRange: 45)).directions.isEmpty)
+    #expect(!interpreter.isInRoomNoise(result(dynamicRange: 24, backgroundVoicing: 0.5).signal))
+    #expect(interpreter.interpret(result(dynamicRange: 24, backgroundVoicing: 0.5)).directions.isEmpty)
+    // Long enough alone, it is taken anywhere.
+    #expect(interpreter.interpret(result(dynamicRange: 45, duration: 0.2)).directions == [.up])
+  }
+
   @Test("a command word running into another (\"down down right\" said without pauses) weighs its duration as in a phrase; one apart from it does not")
   func sequenceDuration() {
     let detector = Detector(
