@@ -237,12 +237,19 @@ struct DetectorInterpreterTests {
 
 @Suite("Interpreter with a detector, word by word")
 struct WordGateTests {
+  /// An interpreter whose every command word has one calibration (slope 0.1), threshold 0.6.
+  func interpreter(
+    intercept: Double = 0, minimumDuration: Double = 0.1, gate: Detector.Gate = .init(minimumVoiced: 0.03, minimumDynamicRange: 6)
+  ) -> Interpreter {
+    let detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: intercept, minimumDuration: minimumDuration), gate: gate,
+      threshold: 0.6, rescueThreshold: 0.6)
+    return Interpreter(settings: InterpreterSettings(detector: detector))
+  }
+
   @Test("a command word without a voiced run of its own is refused even when the utterance holds voice elsewhere")
   func wordVoicing() {
-    let detector = Detector(
-      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
-      gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6), threshold: 0.6, rescueThreshold: 0.6)
-    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    let interpreter = self.interpreter()
     func result(voiced: Double) -> RecognitionResult {
       let commands = Transcription(
         segments: [
@@ -260,10 +267,7 @@ struct WordGateTests {
 
   @Test("a command word with a clear margin needs only one voiced frame and weighs its duration as in a phrase; one below it, without voice or without dynamics, is refused")
   func clearMargin() {
-    let detector = Detector(
-      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.1),
-      gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6, clearMargin: 10), threshold: 0.6, rescueThreshold: 0.6)
-    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    let interpreter = self.interpreter(gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6, clearMargin: 10))
     func result(margin: Double, voiced: Double = 0.01, dynamicRange: Double = 30, duration: Double = 0.4) -> RecognitionResult {
       let up = WordSegment(word: "up", start: 0.2, end: 0.2 + duration, score: -20, margin: margin, voiced: voiced)
       return RecognitionResult(
@@ -284,10 +288,7 @@ struct WordGateTests {
   @Test("in a room's noise a command word weighs its duration as in a phrase; in a quiet room or amid other voices it does not")
   func roomNoiseDuration() {
     // Confidence 0.62 at a margin of -5 (intercept 1.1, slope 0.1); the minimum duration 0.14 s.
-    let detector = Detector(
-      calibrations: [:], fallback: .init(slope: 0.1, intercept: 1.1, minimumDuration: 0.14),
-      gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6), threshold: 0.6, rescueThreshold: 0.6)
-    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    let interpreter = self.interpreter(intercept: 1.1, minimumDuration: 0.14)
     func result(dynamicRange: Double, backgroundVoicing: Double = 0, duration: Double = 0.11) -> RecognitionResult {
       let up = WordSegment(word: "up", start: 0.3, end: 0.3 + duration, score: -20, margin: -5, voiced: 0.05)
       return RecognitionResult(
@@ -308,10 +309,7 @@ struct WordGateTests {
 
   @Test("a command word running into another (\"down down right\" said without pauses) weighs its duration as in a phrase; one apart from it does not")
   func sequenceDuration() {
-    let detector = Detector(
-      calibrations: [:], fallback: .init(slope: 0.1, intercept: 0, minimumDuration: 0.2),
-      gate: .open, threshold: 0.6, rescueThreshold: 0.6)
-    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    let interpreter = self.interpreter(minimumDuration: 0.2, gate: .open)
     func result(gap: Double) -> RecognitionResult {
       let down = WordSegment(word: "down", start: 0.1, end: 0.26, score: -20, margin: 8)
       let right = WordSegment(word: "right", start: 0.26 + gap, end: 0.6 + gap, score: -20, margin: 8)
@@ -323,11 +321,7 @@ struct WordGateTests {
     #expect(interpreter.interpret(result(gap: 0.3)).directions == [.right])
     // Sure enough by its calibration (intercept 2: 0.86 at -2), but heard better as another
     // word: it weighs its own duration (babble read as "up right").
-    let eager = Interpreter(
-      settings: InterpreterSettings(
-        detector: Detector(
-          calibrations: [:], fallback: .init(slope: 0.1, intercept: 2, minimumDuration: 0.2), gate: .open, threshold: 0.6,
-          rescueThreshold: 0.6)))
+    let eager = self.interpreter(intercept: 2, minimumDuration: 0.2, gate: .open)
     func sequence(upMargin: Double) -> RecognitionResult {
       let up = WordSegment(word: "up", start: 0.1, end: 0.26, score: -20, margin: upMargin)
       let right = WordSegment(word: "right", start: 0.26, end: 0.6, score: -20, margin: 8)
@@ -405,7 +399,7 @@ struct CompanionTests {
 
   @Test("a less sure command soon after a command acted on, in the next utterance, is taken; later it is not")
   func afterACommand() {
-    let interpreter = interpreter(companion: 0.4)
+    let interpreter = self.interpreter(companion: 0.4)
     // "left." then "up." 300 ms later, "up" only companion-sure; then "down" 3 s later, also.
     let utterances = [
       utterance("left", at: 0, margin: 10), utterance("up", at: 0.7, margin: -2), utterance("down", at: 4, margin: -2),
