@@ -156,6 +156,11 @@ public struct Detector: Hashable, Sendable, Codable {
       /// (a long vowel in a short clip), but ranges 12 dB and more; room noises' quieter
       /// halves are unvoiced.
       public static let measured = OverVoices(share: 0.3, minimumDynamicRange: 10)
+
+      /// Whether other voices go on under `evidence`: `share` or more of its quieter half voiced.
+      public func areHeard(in evidence: SignalEvidence) -> Bool {
+        evidence.backgroundVoicing + 1e-9 >= share
+      }
     }
 
     /// Whether `evidence` has the range asked of speech over a quiet or steady background
@@ -167,7 +172,7 @@ public struct Detector: Hashable, Sendable, Codable {
 
     /// The range `evidence`'s loud part needs above its background.
     public func requiredDynamicRange(for evidence: SignalEvidence) -> Double {
-      guard let overVoices, evidence.backgroundVoicing + 1e-9 >= overVoices.share else { return minimumDynamicRange }
+      guard let overVoices, overVoices.areHeard(in: evidence) else { return minimumDynamicRange }
       return max(minimumDynamicRange, overVoices.minimumDynamicRange)
     }
 

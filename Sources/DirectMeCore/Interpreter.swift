@@ -418,7 +418,7 @@ public struct Interpreter: Sendable {
   /// of a short, clearly heard "up" to the silence around it; and so for every word of an
   /// utterance said in a room's noise (`signal`, the utterance's evidence; see
   /// `isInRoomNoise`).
-  public func weighedDuration(_ index: Int, of words: [WordSegment], signal: SignalEvidence? = nil) -> Double {
+  public func weighedDuration(_ index: Int, of words: [WordSegment], signal: SignalEvidence?) -> Double {
     let word = words[index]
     let inSequence = isInSequence(index, of: words) && (word.margin ?? -.infinity) >= Self.sequenceMargin
     let lengthened =
@@ -433,8 +433,8 @@ public struct Interpreter: Sendable {
   /// the decoder gives the word less time than alone in a quiet room.
   public func isInRoomNoise(_ signal: SignalEvidence?) -> Bool {
     guard let signal else { return false }
-    let voices = settings.detector.gate.overVoices?.share ?? Detector.Gate.OverVoices.measured.share
-    return signal.dynamicRange < Self.roomNoiseRange && signal.backgroundVoicing < voices
+    let voices = settings.detector.gate.overVoices ?? .measured
+    return signal.dynamicRange < Self.roomNoiseRange && !voices.areHeard(in: signal)
   }
 
   /// See `isInRoomNoise`. A clean recording ranges 40-60 dB; one word 20 dB over a tap's, a
