@@ -426,26 +426,11 @@ public struct Interpreter: Sendable {
     return lengthened ? word.duration / settings.phraseDurationShare : word.duration
   }
 
-  /// Whether an utterance (its `signal`) was said in a room's noise: its loud part stands less
-  /// than `roomNoiseRange` over its background, and that background is not other voices
-  /// (under `Detector.Gate.OverVoices.share` of its quieter half voiced). The noise buries a
-  /// word's quiet edges (the closure and release of "up"'s /p/, a "left"'s /f/ and /t/), so
-  /// the decoder gives the word less time than alone in a quiet room.
+  /// Whether an utterance (its `signal`) was said in a room's noise (see
+  /// `Detector.Gate.isInRoomNoise`).
   public func isInRoomNoise(_ signal: SignalEvidence?) -> Bool {
-    guard let signal else { return false }
-    let voices = settings.detector.gate.overVoices ?? .measured
-    return signal.dynamicRange < Self.roomNoiseRange && !voices.areHeard(in: signal)
+    settings.detector.gate.isInRoomNoise(signal)
   }
-
-  /// See `isInRoomNoise`. A clean recording ranges 40-60 dB; one word 20 dB over a tap's, a
-  /// bike's or a kitchen's noise 24-30, at 10 dB 15-22. Measured 2026-11-30 (`directme-bench
-  /// accuracy`, same cache, against 94ecc35): commands in room noise at 20 / 10 / 5 dB 86.6 /
-  /// 74.9 / 63.8 -> 88.9 / 78.0 / 67.6% ("up" was lost to noise twice as often as the other
-  /// words, read 0.09-0.14 s long against its 0.14-s minimum), in a room's continuous noise
-  /// 81.8 -> 82.8%, other words in noise moving the ninja 10.8 -> 11.1% (1 of 397), silence
-  /// and noise 0% before and after. Without the background's voicing asked, babble's short
-  /// "right"s moved the ninja (other words in noise 11.6%, commands over music 55.6 -> 54.5%).
-  public static let roomNoiseRange = 30.0
 
   /// A word of another reading, at the same time as `segment`, that sounds like it.
   func nearMiss(of segment: WordSegment, in result: RecognitionResult, excluding reading: Transcription) -> (Int, WordSegment)? {

@@ -63,6 +63,28 @@ struct DetectorTests {
     #expect(detector.confidence(word: "up", margin: 100, duration: 0.3, signal: overVoices) > 0.99)
   }
 
+  @Test("in a room's noise a word needs one voiced frame; in a quiet room or over other voices, a steady voiced run")
+  func gateInRoomNoise() {
+    let gate = detector.gate
+    // A second 22 dB over a tap's noise (unvoiced background), over a quiet room, over babble.
+    let inNoise = SignalEvidence(voiced: 0.01, longestVoiced: 0.01, dynamicRange: 22, duration: 1)
+    let quiet = SignalEvidence(voiced: 0.01, longestVoiced: 0.01, dynamicRange: 45, duration: 1)
+    let overVoices = SignalEvidence(
+      voiced: 0.5, longestVoiced: 0.01, dynamicRange: 22, backgroundVoicing: 0.6, duration: 1)
+    #expect(gate.isInRoomNoise(inNoise) && !gate.isInRoomNoise(quiet) && !gate.isInRoomNoise(overVoices))
+    #expect(gate.passes(inNoise, voiced: 0.01, margin: -5))
+    #expect(!gate.passes(quiet, voiced: 0.01, margin: -5))
+    #expect(!gate.passes(overVoices, voiced: 0.01, margin: -5))
+    // A piece of 0.25 s split off a word ranges as little within itself: it needs the run.
+    let piece = SignalEvidence(voiced: 0.01, longestVoiced: 0.01, dynamicRange: 22, duration: 0.25)
+    #expect(gate.isInRoomNoise(piece) && !gate.isLongInRoomNoise(piece))
+    #expect(!gate.passes(piece, voiced: 0.01, margin: -5))
+    // No voiced frame at all: refused in the noise too (a kitchen's clatter read as "up").
+    #expect(!gate.passes(inNoise, voiced: 0, margin: -5))
+    // A gate that asks less than one frame asks no more in the noise.
+    #expect(Detector.Gate.open.passes(inNoise, voiced: 0, margin: -5))
+  }
+
   @Test("in a long stretch of sound a word must stand out of it; in a short utterance, or without the rule, it need not")
   func continuousSound() {
     var gate = detector.gate
