@@ -417,19 +417,13 @@ public struct Interpreter: Sendable {
   /// for a word with a clear margin (`Detector.Gate.clearMargin`): the decoder may give part
   /// of a short, clearly heard "up" to the silence around it; and so for every word of an
   /// utterance said in a room's noise (`signal`, the utterance's evidence; see
-  /// `isInRoomNoise`).
+  /// `Detector.Gate.isInRoomNoise`).
   public func weighedDuration(_ index: Int, of words: [WordSegment], signal: SignalEvidence?) -> Double {
     let word = words[index]
     let inSequence = isInSequence(index, of: words) && (word.margin ?? -.infinity) >= Self.sequenceMargin
-    let lengthened =
-      isInPhrase(index, of: words) || inSequence || settings.detector.gate.isClear(word.margin) || isInRoomNoise(signal)
+    let gate = settings.detector.gate
+    let lengthened = isInPhrase(index, of: words) || inSequence || gate.isClear(word.margin) || gate.isInRoomNoise(signal)
     return lengthened ? word.duration / settings.phraseDurationShare : word.duration
-  }
-
-  /// Whether an utterance (its `signal`) was said in a room's noise (see
-  /// `Detector.Gate.isInRoomNoise`).
-  public func isInRoomNoise(_ signal: SignalEvidence?) -> Bool {
-    settings.detector.gate.isInRoomNoise(signal)
   }
 
   /// A word of another reading, at the same time as `segment`, that sounds like it.

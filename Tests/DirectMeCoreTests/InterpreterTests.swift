@@ -297,11 +297,11 @@ struct WordGateTests {
           voiced: 0.05, longestVoiced: 0.05, dynamicRange: dynamicRange, backgroundVoicing: backgroundVoicing))
     }
     // 0.11 s said 24 dB over a tap's noise: 0.11 / 0.6 = 0.18 s.
-    #expect(interpreter.isInRoomNoise(result(dynamicRange: 24).signal))
+    #expect(interpreter.settings.detector.gate.isInRoomNoise(result(dynamicRange: 24).signal))
     #expect(interpreter.interpret(result(dynamicRange: 24)).directions == [.up])
     // The same in a quiet room (a click or a breath is as short), or over babble.
     #expect(interpreter.interpret(result(dynamicRange: 45)).directions.isEmpty)
-    #expect(!interpreter.isInRoomNoise(result(dynamicRange: 24, backgroundVoicing: 0.5).signal))
+    #expect(!interpreter.settings.detector.gate.isInRoomNoise(result(dynamicRange: 24, backgroundVoicing: 0.5).signal))
     #expect(interpreter.interpret(result(dynamicRange: 24, backgroundVoicing: 0.5)).directions.isEmpty)
     // Long enough alone, it is taken anywhere.
     #expect(interpreter.interpret(result(dynamicRange: 45, duration: 0.2)).directions == [.up])
