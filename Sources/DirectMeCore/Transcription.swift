@@ -19,7 +19,8 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// "drown" for "down"): that command word.
   public var soundsLike: String?
   /// For a command word of the commands reading: the longest steady voiced run within its
-  /// time, seconds (every command word holds a vowel). Set by the listening pipeline.
+  /// time or a little beyond it into silence (`Transcription.voicingFrames`), seconds (every
+  /// command word holds a vowel). Set by the listening pipeline.
   public var voiced: Double?
   /// For a command word of the commands reading: how long its sound stays within
   /// `SignalEvidence.loudSpan` of its loudest frame, seconds (a vowel's length; a click's or
@@ -174,6 +175,20 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
 }
 
 extension Transcription {
+  /// The 10 ms frames in which the word at `index` is looked for its voicing: its own time,
+  /// widened by up to `reach` frames at each end as far as the nearest other word (silence
+  /// and noise markers do not count: the decoder may have given them the word's vowel).
+  public func voicingFrames(ofWordAt index: Int, reach: Int) -> Range<Int> {
+    let word = segments[index]
+    let own = Int((word.start * 100).rounded(.down))..<Int((word.end * 100).rounded(.up))
+    let others = segments.indices.filter { $0 != index && !segments[$0].isFiller }.map { segments[$0] }
+    let before = others.filter { $0.end <= word.start + 1e-9 }.map { Int(($0.end * 100).rounded(.up)) }.max() ?? 0
+    let after = others.filter { $0.start >= word.end - 1e-9 }.map { Int(($0.start * 100).rounded(.down)) }.min() ?? .max
+    let lower = min(own.lowerBound, max(0, before, own.lowerBound - reach))
+    let upper = max(own.upperBound, min(after, own.upperBound + reach))
+    return lower..<upper
+  }
+
   /// The score of the part of this reading between `start` and `end` (seconds), each
   /// segment's score spread evenly over its time.
   public func score(from start: Double, to end: Double) -> Double {
