@@ -268,8 +268,9 @@ public final class CommandListener {
   static let voicingReach = 5
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
-  /// the utterance's signal evidence, and each command word's own voicing (none when the
-  /// word is faint beside the utterance's loudest frame) and loud part.
+  /// the utterance's signal evidence, and each command word's own voicing (over its time and
+  /// `voicingReach` beyond it; none when the word is faint beside the utterance's loudest
+  /// frame) and loud part.
   private func measured(_ result: RecognitionResult, start: Double, endless: Bool) -> RecognitionResult {
     var result = result
     var periods = heard.pitchPeriods()
@@ -287,7 +288,7 @@ public final class CommandListener {
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
         let word = result.transcriptions[t].segments[w]
-        let frames = Int((word.start * 100).rounded(.down))..<Int((word.end * 100).rounded(.up))
+        let frames = word.frames
         let reach = result.transcriptions[t].voicingFrames(ofWordAt: w, reach: Self.voicingReach)
         result.transcriptions[t].segments[w].voiced =
           SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: reach) : 0

@@ -63,6 +63,9 @@ public struct WordSegment: Hashable, Sendable, Codable {
 
   public var duration: Double { end - start }
 
+  /// The 10 ms frames the segment's time covers, partial frames at either end included.
+  public var frames: Range<Int> { Int((start * 100).rounded(.down))..<Int((end * 100).rounded(.up)) }
+
   /// Silence and noise markers ("<sil>", "[NOISE]", "+SPN+", "<s>") are not words anyone said.
   public var isFiller: Bool { Self.isFiller(word) }
 
@@ -180,7 +183,7 @@ extension Transcription {
   /// and noise markers do not count: the decoder may have given them the word's vowel).
   public func voicingFrames(ofWordAt index: Int, reach: Int) -> Range<Int> {
     let word = segments[index]
-    let own = Int((word.start * 100).rounded(.down))..<Int((word.end * 100).rounded(.up))
+    let own = word.frames
     let others = segments.indices.filter { $0 != index && !segments[$0].isFiller }.map { segments[$0] }
     let before = others.filter { $0.end <= word.start + 1e-9 }.map { Int(($0.end * 100).rounded(.up)) }.max() ?? 0
     let after = others.filter { $0.start >= word.end - 1e-9 }.map { Int(($0.start * 100).rounded(.down)) }.min() ?? .max
