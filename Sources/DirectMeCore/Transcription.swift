@@ -185,8 +185,8 @@ extension Transcription {
     let word = segments[index]
     let own = word.frames
     let others = segments.indices.filter { $0 != index && !segments[$0].isFiller }.map { segments[$0] }
-    let before = others.filter { $0.end <= word.start + 1e-9 }.map { Int(($0.end * 100).rounded(.up)) }.max() ?? 0
-    let after = others.filter { $0.start >= word.end - 1e-9 }.map { Int(($0.start * 100).rounded(.down)) }.min() ?? .max
+    let before = others.filter { $0.end <= word.start + 1e-9 }.map(\.frames.upperBound).max() ?? 0
+    let after = others.filter { $0.start >= word.end - 1e-9 }.map(\.frames.lowerBound).min() ?? .max
     let lower = min(own.lowerBound, max(0, before, own.lowerBound - reach))
     let upper = max(own.upperBound, min(after, own.upperBound + reach))
     return lower..<upper

@@ -91,6 +91,19 @@ func earlyFinals(_ recognizer: FakeRecognizer, more: Int, seed: UInt64) throws -
 
 @Suite("CommandListener")
 struct CommandListenerTests {
+  @Test("a command word's voicing is looked for a few frames beyond its time, into silence and noise but not into another word")
+  func voicingFramesReachIntoSilence() {
+    // The decoder gave a short "up"'s vowel (before 0.28 s) to the silence before it.
+    let alone = transcription([("<sil>", 0, 0.28), ("up", 0.28, 0.39), ("<sil>", 0.39, 0.6)], score: -1)
+    #expect(alone.voicingFrames(ofWordAt: 1, reach: 5) == 23..<44)
+    #expect(alone.voicingFrames(ofWordAt: 1, reach: 0) == 28..<39)
+    // Never into a neighbouring word's time, and never before the utterance's start.
+    let between = transcription([("go", 0.1, 0.26), ("up", 0.28, 0.39), ("left", 0.41, 0.7)], score: -1)
+    #expect(between.voicingFrames(ofWordAt: 1, reach: 5) == 26..<41)
+    let first = transcription([("up", 0.02, 0.2)], score: -1)
+    #expect(first.voicingFrames(ofWordAt: 0, reach: 5) == 0..<25)
+  }
+
   @Test("a command followed by a short pause is acted on at once; what follows in the same utterance adds only new instructions")
   func earlyDecision() throws {
     // Speech 1.0-2.0 s: "down" ends at 0.4 s into it, then a 0.3 s pause (tone continues in
@@ -320,18 +333,5 @@ struct EarlyThenOtherTests {
     let last = try #require(finals.last)
     #expect(last.interpretation.instructions.isEmpty)
     #expect(last.interpretation.rejection == .notACommand(heard: ["hello"]), "\(String(describing: last.interpretation.rejection))")
-  }
-
-  @Test("a command word's voicing is looked for a few frames beyond its time, into silence and noise but not into another word")
-  func voicingFramesReachIntoSilence() {
-    // The decoder gave a short "up"'s vowel (before 0.28 s) to the silence before it.
-    let alone = transcription([("<sil>", 0, 0.28), ("up", 0.28, 0.39), ("<sil>", 0.39, 0.6)], score: -1)
-    #expect(alone.voicingFrames(ofWordAt: 1, reach: 5) == 23..<44)
-    #expect(alone.voicingFrames(ofWordAt: 1, reach: 0) == 28..<39)
-    // Never into a neighbouring word's time, and never before the utterance's start.
-    let between = transcription([("go", 0.1, 0.26), ("up", 0.28, 0.39), ("left", 0.41, 0.7)], score: -1)
-    #expect(between.voicingFrames(ofWordAt: 1, reach: 5) == 26..<41)
-    let first = transcription([("up", 0.02, 0.2)], score: -1)
-    #expect(first.voicingFrames(ofWordAt: 0, reach: 5) == 0..<25)
   }
 }
