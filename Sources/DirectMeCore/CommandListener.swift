@@ -288,6 +288,14 @@ public final class CommandListener {
     for t in result.transcriptions.indices {
       for w in result.transcriptions[t].segments.indices where result.transcriptions[t].segments[w].margin != nil {
         let word = result.transcriptions[t].segments[w]
+        // People's words only: the routed voices' model hears synthetic speech, which the
+        // verifier did not learn.
+        if let verifier = recognizer.wordVerifier, result.voiceModel == nil, let margin = word.margin,
+          let p = verifier.probability(of: word.word, in: heard.samples, start: word.start, end: word.end)
+        {
+          result.transcriptions[t].segments[w].verified = p
+          result.transcriptions[t].segments[w].margin = verifier.verifiedMargin(margin, probability: p)
+        }
         let frames = word.frames
         let reach = result.transcriptions[t].voicingFrames(ofWordAt: w, reach: Self.voicingReach)
         result.transcriptions[t].segments[w].voiced =

@@ -24,10 +24,14 @@ public protocol Recognizer: AnyObject {
   /// Forgets what was learned of the channel (cepstral means), as for a new speaker or file,
   /// so that results do not depend on what was decoded before.
   func resetAdaptation()
+  /// The discriminative judge of command words that goes with the recognizer's model, if any
+  /// (`WordVerifier`): the listener adds its opinion to each command word's margin.
+  var wordVerifier: WordVerifier? { get }
 }
 
 extension Recognizer {
   public func resetAdaptation() {}
+  public var wordVerifier: WordVerifier? { nil }
   public func resultSoFar() throws -> RecognitionResult? { nil }
   public func settle(before time: Double) {}
   public func cancelUtterance() throws { _ = try endUtterance() }

@@ -16,6 +16,9 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var voiced: Double?
     public var loud: Double?
     public var standout: Double?
+    /// For a command word, how likely the model's word verifier found its stretch to be this
+    /// word (its margin includes that opinion, `WordVerifier`).
+    public var verified: Double?
   }
   /// What the utterance's audio says by itself (`SignalEvidence`), which the detector's gate weighs.
   public struct SignalReport: Codable, Hashable, Sendable {
@@ -115,7 +118,7 @@ public struct FileReport: Codable, Hashable, Sendable {
       Word(
         word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
         confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3), voiced: $0.voiced?.rounded(to: 3),
-        loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3))
+        loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), verified: $0.verified?.rounded(to: 3))
     }
   }
 

@@ -31,6 +31,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// without pauses (music, a television) a word said to DirectMe stands out of it
   /// (`Detector.Gate.ContinuousSound`). Set by the listening pipeline.
   public var standout: Double?
+  /// For a command word of the commands reading: how likely the model's word verifier
+  /// (`WordVerifier`) found its stretch to be this word; its margin includes that opinion.
+  /// Set by the listening pipeline.
+  public var verified: Double?
   /// For a command word of the commands reading, when the recognizer asked a second model
   /// (`RecognizerConfiguration.secondOpinion`): the command word that model hears in the
   /// same stretch of audio, and its margin there.

@@ -46,6 +46,8 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// How far from the model's people each utterance's voice lies (the model's `warp.json`),
   /// for the final pass to hear it as theirs.
   let voiceWarp: VoiceWarp?
+  /// The model's word verifier (`verifier.json`), for the listener to weigh command words with.
+  public let wordVerifier: WordVerifier?
   /// The front end `voiceWarp` measures with.
   let warpFeatures: VoiceFeatures?
 
@@ -92,6 +94,9 @@ public final class PocketSphinxRecognizer: Recognizer {
     }
     otherVoicesRouting = try profile.flatMap { try loadRouting($0.otherVoicesModel) }
     voiceWarp = configuration.finalPass == .batch ? try VoiceWarp.load(modelFolder: configuration.acousticModel) : nil
+    wordVerifier =
+      configuration.finalPass == .batch && configuration.usesWordVerifier
+      ? try WordVerifier.load(modelFolder: configuration.acousticModel) : nil
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
     warpFeatures = try voiceWarp.map { try VoiceFeatures(model: configuration.acousticModel, overriding: $0.frontEndOptions) }
     if configuration.finalPass == .batch {

@@ -108,6 +108,9 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// before the final pass decodes and routes it, when it has one: fitted and subtracted,
   /// not notched (see `MainsHum`).
   public var removesHum = true
+  /// Whether the model's word verifier (`verifier.json`, `WordVerifier`) weighs command words;
+  /// off while one is being learned, so that what it learns from does not depend on it.
+  public var usesWordVerifier = true
 
   public init(
     acousticModel: String = Self.defaultModelFolder + "/en-us",

@@ -15,7 +15,7 @@ struct DirectMeBenchmarks: ParsableCommand {
     discussion: "Not shipped with the app: `directme` runs, replays, scores, adapts and tunes; this measures it.",
     subcommands: [
       AccuracyBench.self, LiveBench.self, EnrollBench.self, NoiseFiles.self, TrainingLabels.self, SyntheticLabels.self,
-      VoiceStatistics.self, VoiceWarpFile.self, VoiceRoutingFile.self,
+      VoiceStatistics.self, VoiceWarpFile.self, VoiceRoutingFile.self, WordVerifierFile.self,
     ]
   )
 }
@@ -333,6 +333,7 @@ struct AccuracyBench: ParsableCommand {
                 format: "(m %.1f, c %.2f", $0,
                 interpreter.confidence(ofWordAt: index, in: words, result: result) ?? 0)
                 + (segment.secondOpinion.map { String(format: ", base: %@ %.1f", $0.word, $0.margin) } ?? "")
+                + (segment.verified.map { String(format: ", verified %.2f", $0) } ?? "")
                 + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "") + ")"
             } ?? "")
         }.joined(separator: " ")

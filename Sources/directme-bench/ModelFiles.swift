@@ -521,3 +521,125 @@ struct VoiceRoutingFile: ParsableCommand {
     }
   }
 }
+
+/// Learns the word verifier beside a model (`verifier.json`).
+struct WordVerifierFile: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "verifier",
+    abstract: "Write verifier.json: a small network that judges the stretches the decoder takes for command words.",
+    discussion: """
+      Decodes the recordings of the labels files through the whole pipeline (the model's own \
+      verifier left out), takes each command word of the commands readings over its time as \
+      a log-mel spectrogram (see WordVerifier), also from a noisy copy of the recording at the \
+      same time (--noise), and trains a network with one hidden layer to tell which command \
+      was said there, or none. The listener then adds --weight times its log-odds for a word \
+      to the word's margin.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("Labels files (path<TAB>directions[<TAB>words<TAB>speaker]) or folders holding one.", valueName: "labels"))
+  var labels: [String]
+
+  @OptionGroup(title: "Recognizer")
+  var recognizer: RecognizerOptions
+
+  @Option(help: ArgumentHelp("Where to write the verifier (default: verifier.json in the model folder).", valueName: "file"))
+  var out: String?
+
+  @Option(help: ArgumentHelp("A folder of noise recordings: each recording is also heard with one of them mixed in.", valueName: "folder"))
+  var noise: String?
+
+  @Option(help: ArgumentHelp("The SNR range of the noisy copies, in dB.", valueName: "low:high"))
+  var snr = SNRRange(argument: "5:20")!
+
+  @Option(help: "Noisy copies of each recording (with --noise).")
+  var noisyCopies = 1
+
+  @Option(help: "Stretches of sound that is no speech (the noises, tones) heard as no command.")
+  var nonSpeech = 1000
+
+  @Option(help: "Units of the hidden layer.")
+  var hiddenUnits = 64
+
+  @Option(help: "The L2 penalty on the weights.")
+  var l2 = 3.0
+
+  @Option(help: "Margin units per unit of the network's log-odds.")
+  var weight = 5.0
+
+  @Option(help: "Seed of the noisy copies, the held-back examples and the network's start.")
+  var seed: UInt64 = 23
+
+  @Option(help: "Decoding jobs (default: one per core).")
+  var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+  func validate() throws {
+    guard hiddenUnits >= 1 else { throw ValidationError("--hidden-units must be 1 or more") }
+    guard nonSpeech >= 0 else { throw ValidationError("--non-speech must be 0 or more") }
+    guard noisyCopies >= 0 else { throw ValidationError("--noisy-copies must be 0 or more") }
+    guard l2 >= 0, weight >= 0 else { throw ValidationError("--l2 and --weight must be 0 or more") }
+    guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let (read, problems) = try LabelledAudioReader.read(labels)
+      for problem in problems { warn("verifier: \(problem)") }
+      guard !read.isEmpty else { throw Failure("\(labels.joined(separator: ", ")): no recordings") }
+      let noises = try noise.map { try ModelAdapter.loadNoises($0) } ?? []
+      var configuration = recognizer.configuration
+      configuration.usesWordVerifier = false
+      let detector = try recognizer.loadDetector()
+      configuration.secondOpinion = try recognizer.secondOpinion(of: detector)
+      configuration.partingMargins = detector.actingMargins(of: Vocabulary.standard.commands.keys, threshold: recognizer.threshold)
+      let interpreter = try recognizer.makeInterpreter()
+      let decoding = configuration
+      let progress = ConcurrentProgress(total: read.count, label: "decoding")
+      let failures = Locked<[String]>([])
+      let decoded = try TuningDecoder(jobs: jobs).decode(
+        read,
+        makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: decoding), interpreter: interpreter) },
+        progress: { done, _ in progress.update(done) },
+        failed: { path, error in failures.update { $0.append("\(path): \(error)") } })
+      progress.finish()
+      for failure in failures.value { warn("verifier: \(failure)") }
+      var trainer = VerifierTrainer()
+      trainer.hiddenUnits = hiddenUnits
+      trainer.l2 = l2
+      trainer.weight = weight
+      trainer.seed = seed
+      var random = Signal.Random(seed: seed)
+      var examples: [VerifierExample] = []
+      var noisy = 0
+      for recording in decoded {
+        let samples = try AudioFileSource.readAll(path: recording.path)
+        examples += trainer.examples(of: recording, samples: samples)
+        for _ in 0..<(noises.isEmpty ? 0 : noisyCopies) {
+          let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
+          let level = Double.random(in: snr.range, using: &random)
+          let mixed = Signal.mix(samples, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random))
+          let more = trainer.examples(of: recording, samples: mixed)
+          noisy += more.count
+          examples += more
+        }
+      }
+      let sounds = trainer.nonSpeechExamples(noises: noises, count: nonSpeech, random: &random)
+      examples += sounds
+      let counts = trainer.classes.indices.map { c in examples.filter { $0.label == c }.count }
+      print(
+        "\(examples.count) stretches (\(noisy) of them noisy copies, \(sounds.count) of noise and tones alone): "
+          + zip(trainer.classes, counts).map { "\($0.0.isEmpty ? "none" : $0.0) \($0.1)" }.joined(separator: ", "))
+      let verifier = try trainer.train(
+        examples,
+        notes: [
+          "made by": "directme-bench verifier \(labels.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))"
+            + (noise.map { _ in " --noise (\(noisyCopies) noisy copies each, \(snr.defaultValueDescription) dB)" } ?? ""),
+          "recordings": "\(decoded.count) of \(Set(decoded.map(\.speaker)).count) speakers, \(examples.count) stretches",
+        ],
+        progress: { epoch, accuracy in print(String(format: "epoch %d: held-back accuracy %.3f", epoch, accuracy)) })
+      let path = out ?? recognizer.modelFolder + "/" + WordVerifier.fileName
+      try verifier.json().write(to: URL(fileURLWithPath: path), options: .atomic)
+      print("\(path): \(verifier.notes?["held-back accuracy"] ?? "")")
+    }
+  }
+}

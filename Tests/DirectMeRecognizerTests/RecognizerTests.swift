@@ -821,6 +821,39 @@ struct RecognizerRealSpeechTests {
     #expect(try directions(in: file, recognizer: recognizer).directions == [.up])
   }
 
+  @Test("a model folder with a word verifier weighs each command word with it, and the report says what it heard")
+  func wordVerifierWeighs() throws {
+    // The shipped model's files, and a verifier that hears no command anywhere (its output
+    // bias far on "none"): a checking speaker's clear "right" (margin +23) is refused; the
+    // same folder without the verifier moves the ninja right.
+    let folder = try TestSupport.temporaryFolder("verified-model")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    for name in try FileManager.default.contentsOfDirectory(atPath: shippedModel) {
+      try FileManager.default.createSymbolicLink(
+        atPath: folder.appendingPathComponent(name).path, withDestinationPath: shippedModel + "/" + name)
+    }
+    let file = TestSupport.trainingSet!.appendingPathComponent("sc/right/0132a06d_nohash_0.wav")
+    var configuration = shippedConfiguration()
+    configuration.acousticModel = folder.path
+    #expect(try directions(in: file, recognizer: PocketSphinxRecognizer(configuration: configuration)).directions == [.right])
+    let frontEnd = WordVerifier.FrontEnd()
+    let n = frontEnd.featureCount
+    let deaf = WordVerifier(
+      classes: ["up", "down", "left", "right", ""], weight: 20, frontEnd: frontEnd, mean: [Double](repeating: 0, count: n),
+      scale: [Double](repeating: 1, count: n), hidden: [[Double](repeating: 0, count: n)], hiddenBias: [0],
+      output: [[0], [0], [0], [0], [0]], outputBias: [0, 0, 0, 0, 20])
+    try deaf.json().write(to: folder.appendingPathComponent(WordVerifier.fileName))
+    let recognizer = try PocketSphinxRecognizer(configuration: configuration)
+    #expect(recognizer.wordVerifier == deaf)
+    let heard = try directions(in: file, recognizer: recognizer)
+    #expect(heard.directions.isEmpty)
+    let right = heard.utterances.compactMap(\.result.commandsReading).flatMap(\.segments).filter { $0.word == "right" }
+    #expect(!right.isEmpty && right.allSatisfy { ($0.verified ?? 1) < 1e-6 }, "\(right)")
+    // While a verifier is learned, the model's own is left out.
+    configuration.usesWordVerifier = false
+    #expect(try PocketSphinxRecognizer(configuration: configuration).wordVerifier == nil)
+  }
+
   @Test("a click before a word, a pause apart, moves nothing: read as a command that other words explain better, it has no vowel's loud part")
   func clickBeforeAWord() throws {
     // Recordings as they are: one speaker's "down" begins with two clicks (30 and 50 ms) 0.4 s
