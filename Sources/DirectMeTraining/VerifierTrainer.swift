@@ -30,6 +30,8 @@ public struct VerifierTrainer: Sendable {
   public var maximumEpochs = 200
   public var patience = 10
   public var validationShare = 0.1
+  /// Stretches each class needs, at least.
+  public var minimumPerClass = 10
   public var seed: UInt64 = 23
 
   public init() {}
@@ -99,8 +101,14 @@ public struct VerifierTrainer: Sendable {
     throws -> WordVerifier
   {
     let inputs = frontEnd.featureCount
-    guard examples.count >= 20, examples.allSatisfy({ $0.features.count == inputs && classes.indices.contains($0.label) }) else {
-      throw ToolError("too few examples to learn a word verifier from (\(examples.count); 20 or more are needed)")
+    guard examples.allSatisfy({ $0.features.count == inputs && classes.indices.contains($0.label) }) else {
+      throw ToolError("word verifier examples must have \(inputs) features and one of \(classes.count) classes")
+    }
+    let few = classes.indices.filter { c in examples.filter { $0.label == c }.count < minimumPerClass }
+    guard few.isEmpty else {
+      let named = few.map { classes[$0].isEmpty ? "none" : classes[$0] }
+      throw ToolError(
+        "too few stretches of \(named.joined(separator: ", ")) to learn a word verifier from (each needs \(minimumPerClass) or more): label more recordings of each")
     }
     var random = Signal.Random(seed: seed)
     let order = examples.indices.shuffled(using: &random)

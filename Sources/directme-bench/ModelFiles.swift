@@ -629,14 +629,19 @@ struct WordVerifierFile: ParsableCommand {
       print(
         "\(examples.count) stretches (\(noisy) of them noisy copies, \(sounds.count) of noise and tones alone): "
           + zip(trainer.classes, counts).map { "\($0.0.isEmpty ? "none" : $0.0) \($0.1)" }.joined(separator: ", "))
-      let verifier = try trainer.train(
-        examples,
-        notes: [
-          "made by": "directme-bench verifier \(labels.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))"
-            + (noise.map { _ in " --noise (\(noisyCopies) noisy copies each, \(snr.defaultValueDescription) dB)" } ?? ""),
-          "recordings": "\(decoded.count) of \(Set(decoded.map(\.speaker)).count) speakers, \(examples.count) stretches",
-        ],
-        progress: { epoch, accuracy in print(String(format: "epoch %d: held-back accuracy %.3f", epoch, accuracy)) })
+      let verifier: WordVerifier
+      do {
+        verifier = try trainer.train(
+          examples,
+          notes: [
+            "made by": "directme-bench verifier \(labels.map { ($0 as NSString).lastPathComponent }.joined(separator: " "))"
+              + (noise.map { _ in " --noise (\(noisyCopies) noisy copies each, \(snr.defaultValueDescription) dB)" } ?? ""),
+            "recordings": "\(decoded.count) of \(Set(decoded.map(\.speaker)).count) speakers, \(examples.count) stretches",
+          ],
+          progress: { epoch, accuracy in print(String(format: "epoch %d: held-back accuracy %.3f", epoch, accuracy)) })
+      } catch let error as ToolError {
+        throw Failure("\(labels.joined(separator: ", ")): \(error)")
+      }
       let path = out ?? recognizer.modelFolder + "/" + WordVerifier.fileName
       try verifier.json().write(to: URL(fileURLWithPath: path), options: .atomic)
       print("\(path): \(verifier.notes?["held-back accuracy"] ?? "")")

@@ -54,6 +54,7 @@ struct VerifierTrainerTests {
   func learns() throws {
     var random = Signal.Random(seed: 2)
     var trainer = VerifierTrainer()
+    trainer.classes = ["up", "down", ""]
     trainer.hiddenUnits = 8
     trainer.maximumEpochs = 60
     trainer.batchSize = 20
@@ -70,6 +71,12 @@ struct VerifierTrainerTests {
       if (p > 0.5) == !recording.expected.isEmpty { right += 1 }
     }
     #expect(right >= 27, "\(right) of 30 fresh bursts judged right")
-    #expect(throws: (any Error).self) { try trainer.train(Array(examples.prefix(5))) }
+    // Too few of a class: one line naming it.
+    do {
+      _ = try trainer.train(examples.filter { trainer.classes[$0.label] != "down" } + examples.filter { trainer.classes[$0.label] == "down" }.prefix(3))
+      Issue.record("trained on 3 stretches of \"down\"")
+    } catch {
+      #expect("\(error)".contains("too few stretches of down"))
+    }
   }
 }
