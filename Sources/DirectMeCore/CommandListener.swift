@@ -290,7 +290,7 @@ public final class CommandListener {
         let word = result.transcriptions[t].segments[w]
         // People's words only: the routed voices' model hears synthetic speech, which the
         // verifier did not learn.
-        if let verifier = recognizer.wordVerifier, result.voiceModel == nil, let margin = word.margin,
+        if let verifier = recognizer.wordVerifier, result.voiceModel == nil, let margin = word.margin, verifier.weighs(margin: margin),
           let p = verifier.probability(of: word.word, in: heard.samples, start: word.start, end: word.end)
         {
           result.transcriptions[t].segments[w].verified = p

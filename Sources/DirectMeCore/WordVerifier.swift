@@ -19,6 +19,10 @@ public struct WordVerifier: ModelFolderFile, Hashable, Sendable {
   public var weight: Double
   /// What the network hears of a stretch (`FrontEnd.features`).
   public var frontEnd: FrontEnd
+  /// Only words whose margin lies below this are weighed (nil: every word): the words the
+  /// decoder is unsure of, where the verifier's opinion can change a decision the margin
+  /// would make wrongly; a clear word keeps its margin.
+  public var belowMargin: Double?
   /// Standardization of the features (`frames` x `filters` values, frame by frame, then the
   /// log of the stretch's duration): (x - mean) / scale.
   public var mean: [Double]
@@ -34,8 +38,9 @@ public struct WordVerifier: ModelFolderFile, Hashable, Sendable {
 
   public init(
     classes: [String], weight: Double, frontEnd: FrontEnd, mean: [Double], scale: [Double], hidden: [[Double]],
-    hiddenBias: [Double], output: [[Double]], outputBias: [Double], notes: [String: String]? = nil
+    hiddenBias: [Double], output: [[Double]], outputBias: [Double], belowMargin: Double? = nil, notes: [String: String]? = nil
   ) {
+    self.belowMargin = belowMargin
     self.classes = classes
     self.weight = weight
     self.frontEnd = frontEnd
@@ -71,6 +76,11 @@ public struct WordVerifier: ModelFolderFile, Hashable, Sendable {
   public func probability(of word: String, in samples: [Int16], start: Double, end: Double) -> Double? {
     guard let index = classes.firstIndex(of: word) else { return nil }
     return probabilities(frontEnd.features(samples, start: start, end: end))[index]
+  }
+
+  /// Whether a word of margin `margin` is weighed (see `belowMargin`).
+  public func weighs(margin: Double) -> Bool {
+    belowMargin.map { margin < $0 } ?? true
   }
 
   /// `margin` with the network's opinion `probability` added: `weight` times its log-odds,

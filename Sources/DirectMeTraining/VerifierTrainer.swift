@@ -25,6 +25,8 @@ public struct VerifierTrainer: Sendable {
   public var l2 = 3.0
   /// Margin units per unit of the network's log-odds in the verifier written.
   public var weight = 5.0
+  /// The verifier written weighs only words below this margin (nil: every word; `WordVerifier.belowMargin`).
+  public var belowMargin: Double?
   public var batchSize = 200
   public var learningRate = 1e-3
   public var maximumEpochs = 200
@@ -151,7 +153,8 @@ public struct VerifierTrainer: Sendable {
     written["held-back accuracy"] = String(format: "%.3f of %d examples (epoch %d of %d)", best.accuracy, validation.count, best.epoch, epoch)
     return WordVerifier(
       classes: classes, weight: weight, frontEnd: frontEnd, mean: mean, scale: scale, hidden: network.hiddenRows,
-      hiddenBias: network.hiddenBias, output: network.outputRows, outputBias: network.outputBias, notes: written)
+      hiddenBias: network.hiddenBias, output: network.outputRows, outputBias: network.outputBias, belowMargin: belowMargin,
+      notes: written)
   }
 
   /// The weights of a network with one rectified hidden layer, flat: hidden weights (unit by

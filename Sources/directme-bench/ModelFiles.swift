@@ -567,6 +567,9 @@ struct WordVerifierFile: ParsableCommand {
   @Option(help: "Margin units per unit of the network's log-odds.")
   var weight = 5.0
 
+  @Option(help: "Weigh only words whose margin lies below this (default: every word).")
+  var belowMargin: Double?
+
   @Option(help: "Seed of the noisy copies, the held-back examples and the network's start.")
   var seed: UInt64 = 23
 
@@ -607,6 +610,7 @@ struct WordVerifierFile: ParsableCommand {
       trainer.hiddenUnits = hiddenUnits
       trainer.l2 = l2
       trainer.weight = weight
+      trainer.belowMargin = belowMargin
       trainer.seed = seed
       var random = Signal.Random(seed: seed)
       var examples: [VerifierExample] = []

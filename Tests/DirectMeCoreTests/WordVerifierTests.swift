@@ -39,6 +39,11 @@ struct WordVerifierTests {
     #expect(abs(verifier.verifiedMargin(10, probability: 0.5) - 10) < 1e-12)
     #expect(abs(verifier.verifiedMargin(10, probability: 0.9) - (10 + 5 * log(9))) < 1e-9)
     #expect(abs(verifier.verifiedMargin(0, probability: 0) - 5 * log(1e-4 / (1 - 1e-4))) < 1e-9)
+    // Every word is weighed, or only those below `belowMargin`.
+    #expect(verifier.weighs(margin: 50))
+    var unsure = verifier
+    unsure.belowMargin = 0
+    #expect(unsure.weighs(margin: -0.5) && !unsure.weighs(margin: 0) && !unsure.weighs(margin: 12))
   }
 
   @Test("a file whose layers do not fit its front end names the problem")
