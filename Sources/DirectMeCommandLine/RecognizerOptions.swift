@@ -133,11 +133,17 @@ public struct RecognizerOptions: ParsableArguments {
 
   public func makeRecognizer() throws -> PocketSphinxRecognizer {
     try checkPersonalModel()
+    return try PocketSphinxRecognizer(configuration: decidingConfiguration())
+  }
+
+  /// `configuration` with what the detector asks of the final pass: its second opinions and
+  /// the margins below which a command word counts in no way.
+  public func decidingConfiguration() throws -> RecognizerConfiguration {
     var configuration = configuration
     let detector = try loadDetector()
     configuration.secondOpinion = try secondOpinion(of: detector)
     configuration.partingMargins = detector.actingMargins(of: Vocabulary.standard.commands.keys, threshold: threshold)
-    return try PocketSphinxRecognizer(configuration: configuration)
+    return configuration
   }
 
   /// What the recognizer asks the model `detector`'s model was adapted from (see

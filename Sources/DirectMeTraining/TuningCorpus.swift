@@ -167,15 +167,19 @@ public enum NoiseMaterial {
     guard !noises.isEmpty else { return [] }
     var random = Signal.Random(seed: seed)
     return (0..<count).map { index in
-      let noise = noises[index % noises.count]
-      let start = Int.random(in: 0..<max(1, noise.count - 16_000), using: &random)
-      let stretch = Array(noise[start..<min(noise.count, start + 16_000)])
-      let gain = Signal.gain(stretch, toLevel: Double.random(in: -45 ... -10, using: &random))
-      let samples = stretch.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+      let samples = stretch(of: noises[index % noises.count], random: &random)
       return LabelledAudio(
         path: "noise #\(index + 1)", expected: [], transcript: TuningRecording.noiseKind, speaker: "noise-\(index % 7)",
         samples: samples)
     }
+  }
+
+  /// A second of `noise` from a random place, at a random level from -45 to -10 dBFS.
+  public static func stretch(of noise: [Int16], random: inout Signal.Random) -> [Int16] {
+    let start = Int.random(in: 0..<max(1, noise.count - 16_000), using: &random)
+    let stretch = Array(noise[start..<min(noise.count, start + 16_000)])
+    let gain = Signal.gain(stretch, toLevel: Double.random(in: -45 ... -10, using: &random))
+    return stretch.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
   }
 
   /// A noisy copy of every `stride`-th command recording, at an SNR drawn from `snr`.

@@ -74,13 +74,9 @@ public struct VerifierTrainer: Sendable {
     return (0..<count).map { index in
       let length = Double.random(in: 0.1...0.6, using: &random)
       let start = Double.random(in: 0.2...0.35, using: &random)
-      var samples: [Int16]
+      let samples: [Int16]
       if index % 2 == 0, !noises.isEmpty {
-        let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
-        let offset = Int.random(in: 0..<max(1, noise.count - 16_000), using: &random)
-        let stretch = Array(noise[offset..<min(noise.count, offset + 16_000)])
-        let gain = Signal.gain(stretch, toLevel: Double.random(in: -45 ... -10, using: &random))
-        samples = stretch.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
+        samples = NoiseMaterial.stretch(of: noises[Int.random(in: 0..<noises.count, using: &random)], random: &random)
       } else {
         let tones = (0..<Int.random(in: 1...2, using: &random)).map { _ in Double.random(in: 150...4000, using: &random) }
         let level = Double.random(in: 0.02...0.5, using: &random)

@@ -590,13 +590,10 @@ struct WordVerifierFile: ParsableCommand {
       for problem in problems { warn("verifier: \(problem)") }
       guard !read.isEmpty else { throw Failure("\(labels.joined(separator: ", ")): no recordings") }
       let noises = try noise.map { try ModelAdapter.loadNoises($0) } ?? []
-      var configuration = recognizer.configuration
+      var configuration = try recognizer.decidingConfiguration()
       configuration.usesWordVerifier = false
-      let detector = try recognizer.loadDetector()
-      configuration.secondOpinion = try recognizer.secondOpinion(of: detector)
-      configuration.partingMargins = detector.actingMargins(of: Vocabulary.standard.commands.keys, threshold: recognizer.threshold)
-      let interpreter = try recognizer.makeInterpreter()
       let decoding = configuration
+      let interpreter = try recognizer.makeInterpreter()
       let progress = ConcurrentProgress(total: read.count, label: "decoding")
       let failures = Locked<[String]>([])
       let decoded = try TuningDecoder(jobs: jobs).decode(
