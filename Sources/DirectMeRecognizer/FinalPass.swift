@@ -384,8 +384,10 @@ extension PocketSphinxRecognizer {
       // bench's two sox rooms: 55 -> 59 of 154, 65 -> 68 of 316 for tuning speakers' clips.)
       // (The carried other words, the costly search, are read only once the carried command
       // reading and its dip hold.)
-      if carrierCount == 1, lead == ["go"], canCarry,
-        let carriedCommand = try scores.decode(stretch, search: Search.carriedDirection, on: decoder),
+      // The command with a lone lead ("go", "please") as the carried rules hear it.
+      let loneLead = carrierCount == 1 && (lead == ["go"] || lead == ["please"]) && canCarry
+      let leadCommand = loneLead ? try scores.decode(stretch, search: Search.carriedDirection, on: decoder) : nil
+      if lead == ["go"], let carriedCommand = leadCommand,
         Self.dip(between: "go", and: configuration.commandWords, in: carriedCommand, from: stretch.lowerBound, energies: energies)
           >= Self.loneGoDip,
         let carriedOther = try scores.decode(stretch, search: Search.carriedGarbage, on: decoder),
@@ -415,15 +417,29 @@ extension PocketSphinxRecognizer {
       let carriedMargin = Self.margin(of: command, over: other)
       let carriedAndUnsure = searches.0 == Search.carriedDirection && carriedMargin < Self.carriedSeveralWordsBelow
         && said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
-      if command != nil, slots.count == 1, last.end - first.start >= Self.longWord || carriedAndUnsure,
+      // So is a command after a lone "go" or "please" that was not carried: one command word
+      // and one other word then each stretch over the lead too, and their margin is close to
+      // chance ("good night" read as "go right", then "right" against "wouldn't" over both
+      // words: margins of 16-138; "it is raining" as "please right"). There several other
+      // words must also explain the stretch worse than the lead and the command as the
+      // carried rules hear them, by the same penalty. (`directme-bench accuracy`: 10 of the
+      // synthetic voices' other phrases that moved the ninja no longer do, 8 of them by
+      // unheard voices; no other item changed. For "go" alone, with half the penalty 3 more
+      // gone and 3 commands in babble at 5 dB lost; with none, 6 more gone and 10 commands
+      // lost, 9 of them in babble.)
+      let uncarriedLead = loneLead && searches.0 != Search.carriedDirection && leadCommand != nil
+        && said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
+      var leadMargin = Double.infinity
+      if command != nil, slots.count == 1, last.end - first.start >= Self.longWord || carriedAndUnsure || uncarriedLead,
         finalSearches.contains(Search.garbageWords),
         var words = try scores.decode(stretch, search: Search.garbageWords, on: decoder)
       {
         words.score -= Self.severalWordsPenalty
-        if words.score > other?.score ?? -.infinity { other = words }
+        if uncarriedLead, let leadCommand { leadMargin = leadCommand.score - words.score }
+        if words.score > other?.score ?? -.infinity, !uncarriedLead || last.end - first.start >= Self.longWord { other = words }
       }
       if let command, let other { gap += command.score - other.score }
-      let margin = Self.margin(of: command, over: other)
+      let margin = min(Self.margin(of: command, over: other), leadMargin)
       // The slot keeps one command word: the one its stretch holds on its own.
       let keep = slot.first!
       let within = shortIslands.filter { overlaps(slot, $0) }
