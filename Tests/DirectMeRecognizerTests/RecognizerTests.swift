@@ -418,6 +418,27 @@ struct RecognizerSpeechTests {
   }
 
   @Test(
+    "a command after a lone lead that was not carried is weighed against several other words",
+    .enabled(if: TestSupport.Voice(.espeak, "en-us").isAvailable, "needs espeak-ng and sox (scripts/setup.sh)"))
+  func sentenceReadAsLoneLeadAndCommand() throws {
+    // Each of these other phrases moved the ninja when a lone "go" or "please" read before
+    // the command stayed in its stretch and was weighed against one other word only ("good
+    // night" read "go right", "it is raining" "please right"); the same voices' commands
+    // with those leads still move it.
+    let cases: [(TestSupport.Voice, String, [Direction])] = [
+      (.init(.espeak, "en-gb-x-rp+m4"), "good night", []),
+      (.init(.espeak, "en-us+benjamin"), "good night", []),
+      (.init(.espeak, "en-gb+david"), "it is raining", []),
+      (.init(.espeak, "en-gb+shelby"), "it is raining", []),
+      (.init(.espeak, "en-gb-x-rp+m4"), "go right", [.right]),
+      (.init(.espeak, "en-us+benjamin"), "go down", [.down]),
+      (.init(.espeak, "en-gb+david"), "please right", [.right]),
+      (.init(.espeak, "en-gb+shelby"), "go right", [.right]),
+    ]
+    try Self.expectDirections(cases, folder: "lone-lead")
+  }
+
+  @Test(
     "a Speech Commands word the garbage lacked is another word: \"dog\" does not move the ninja down",
     .enabled(if: TestSupport.Voice(.espeak, "en-us").isAvailable, "needs espeak-ng and sox (scripts/setup.sh)"))
   func dogIsNotDown() throws {
