@@ -423,17 +423,23 @@ struct RecognizerSpeechTests {
   func sentenceReadAsLoneLeadAndCommand() throws {
     // Each of these other phrases moved the ninja when a lone "go" or "please" read before
     // the command stayed in its stretch and was weighed against one other word only ("good
-    // night" read "go right", "it is raining" "please right"); the same voices' commands
-    // with those leads still move it.
+    // night" read "go right", "it is raining" "please right"), or against several other words
+    // with the penalty they pay amid voices (the last three "good night"s, over silence);
+    // the same voices' commands with those leads still move it.
     let cases: [(TestSupport.Voice, String, [Direction])] = [
       (.init(.espeak, "en-gb-x-rp+m4"), "good night", []),
       (.init(.espeak, "en-us+benjamin"), "good night", []),
+      (.init(.espeak, "en-029"), "good night", []),
+      (.init(.espeak, "en-us+Alex"), "good night", []),
+      (.init(.espeak, "en-gb+david"), "good night", []),
       (.init(.espeak, "en-gb+david"), "it is raining", []),
       (.init(.espeak, "en-gb+shelby"), "it is raining", []),
       (.init(.espeak, "en-gb-x-rp+m4"), "go right", [.right]),
       (.init(.espeak, "en-us+benjamin"), "go down", [.down]),
       (.init(.espeak, "en-gb+david"), "please right", [.right]),
       (.init(.espeak, "en-gb+shelby"), "go right", [.right]),
+      (.init(.espeak, "en-029"), "please right", [.right]),
+      (.init(.espeak, "en-us+Alex"), "go down", [.down]),
     ]
     try Self.expectDirections(cases, folder: "lone-lead")
   }
