@@ -422,11 +422,14 @@ extension PocketSphinxRecognizer {
       // chance ("good night" read as "go right", then "right" against "wouldn't" over both
       // words: margins of 16-138; "it is raining" as "please right"). There several other
       // words must also explain the stretch worse than the lead and the command as the
-      // carried rules hear them, by the same penalty (none over a quiet background: `isQuiet`). (`directme-bench accuracy`: 10 of the
-      // synthetic voices' other phrases that moved the ninja no longer do, 8 of them by
-      // unheard voices; no other item changed. For "go" alone, with half the penalty 3 more
-      // gone and 3 commands in babble at 5 dB lost; with none, 6 more gone and 10 commands
-      // lost, 9 of them in babble.)
+      // carried rules hear them, by the same penalty, none over a quiet background
+      // (`isQuiet`); only where the detector could still take the word (the several-words
+      // search is the costliest: 39 on the 5.1-minute recording, 33 without this check, 56
+      // without that bound). (`directme-bench accuracy`, 11,197 items: 17 of the synthetic
+      // voices' other phrases that moved the ninja no longer do, 11 of them by unheard
+      // voices; a held-out speakers' sequence right; no item lost. For "go" alone with the
+      // penalty everywhere, half of it: 3 more phrases refused, 3 commands in babble at 5 dB
+      // lost; none: 6 more refused, 10 commands lost, 9 of them in babble.)
       let uncarriedLead = loneLead && searches.0 != Search.carriedDirection && leadCommand != nil
         && said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
       var leadMargin = Double.infinity
@@ -845,6 +848,13 @@ extension PocketSphinxRecognizer {
   /// third or more of its quieter half voiced (`SignalEvidence.backgroundVoicing`). One
   /// speaker's commands run together in a quiet room are voiced throughout too, but range
   /// 50 dB and more.
+  static func isLongAmidVoices(energies: [Double], periods: inout [Int]?, of heard: [Int16]) -> Bool {
+    guard Double(energies.count) / 100 >= islandUtterance,
+      SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange
+    else { return false }
+    return SignalEvidence.backgroundVoicing(periods: pitchPeriods(&periods, of: heard), energies: energies) >= 0.3
+  }
+
   /// Whether an utterance was said over a quiet background, with no voices in it: its loud
   /// part stands at least `quietRange` dB over its background, and under `quietVoicing` of
   /// its quieter half is voiced. There several other words have no voices around the command
@@ -863,13 +873,6 @@ extension PocketSphinxRecognizer {
   /// bench's babble at 20 dB 27-30, its other voices' quieter halves 28-59% voiced.
   static let quietRange = 40.0
   static let quietVoicing = 0.2
-
-  static func isLongAmidVoices(energies: [Double], periods: inout [Int]?, of heard: [Int16]) -> Bool {
-    guard Double(energies.count) / 100 >= islandUtterance,
-      SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange
-    else { return false }
-    return SignalEvidence.backgroundVoicing(periods: pitchPeriods(&periods, of: heard), energies: energies) >= 0.3
-  }
 
   /// The pitch periods of the utterance's 10-ms frames (`heard`): `periods` once measured,
   /// measured now and kept there otherwise.
