@@ -352,7 +352,8 @@ extension PocketSphinxRecognizer {
       // A lone command word drawn out over a long stretch may be commands said without
       // pauses too: the commands reading heard flite's slt "down down right" as one "down"
       // of 1.07 s.
-      if slot.count >= 2 || last.end - first.start >= Self.longWord,
+      let drawnOut = last.end - first.start >= Self.longWord
+      if slot.count >= 2 || drawnOut,
         let fluent = try fluentWords(
           in: stretch, scores: &scores, decoder: decoder, heard: heard, energies: energies, asking: asking, periods: &periods,
           secondScores: &secondScores)
@@ -415,8 +416,9 @@ extension PocketSphinxRecognizer {
       // The command word the slot's stretch holds on its own.
       let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
       let carriedMargin = Self.margin(of: command, over: other)
-      let carriedAndUnsure = searches.0 == Search.carriedDirection && carriedMargin < Self.carriedSeveralWordsBelow
-        && said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
+      // Whether the detector could still take the word at this margin.
+      let mayBeTaken = said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
+      let carriedAndUnsure = searches.0 == Search.carriedDirection && carriedMargin < Self.carriedSeveralWordsBelow && mayBeTaken
       // So is a command after a lone "go" or "please" that was not carried: one command word
       // and one other word then each stretch over the lead too, and their margin is close to
       // chance ("good night" read as "go right", then "right" against "wouldn't" over both
@@ -430,10 +432,9 @@ extension PocketSphinxRecognizer {
       // voices; a held-out speakers' sequence right; no item lost. For "go" alone with the
       // penalty everywhere, half of it: 3 more phrases refused, 3 commands in babble at 5 dB
       // lost; none: 6 more refused, 10 commands lost, 9 of them in babble.)
-      let uncarriedLead = loneLead && searches.0 != Search.carriedDirection && leadCommand != nil
-        && said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
+      let uncarriedLead = loneLead && searches.0 != Search.carriedDirection && leadCommand != nil && mayBeTaken
       var leadMargin = Double.infinity
-      if command != nil, slots.count == 1, last.end - first.start >= Self.longWord || carriedAndUnsure || uncarriedLead,
+      if command != nil, slots.count == 1, drawnOut || carriedAndUnsure || uncarriedLead,
         finalSearches.contains(Search.garbageWords),
         var words = try scores.decode(stretch, search: Search.garbageWords, on: decoder)
       {
@@ -442,7 +443,7 @@ extension PocketSphinxRecognizer {
           let quiet = Self.isQuiet(energies: energies, periods: &periods, of: heard)
           leadMargin = leadCommand.score - words.score - (quiet ? Self.severalWordsPenalty : 0)
         }
-        if words.score > other?.score ?? -.infinity, !uncarriedLead || last.end - first.start >= Self.longWord { other = words }
+        if words.score > other?.score ?? -.infinity, !uncarriedLead || drawnOut { other = words }
       }
       if let command, let other { gap += command.score - other.score }
       let margin = min(Self.margin(of: command, over: other), leadMargin)
