@@ -12,9 +12,10 @@ packages=(
 )
 
 # --voices: festival's voices too, which scripts/make-model.sh synthesizes adaptation clips with,
-# and instrumental music (asterisk-moh-opsound-wav, CC-BY-SA 3.0) for the benchmark's music condition.
+# instrumental music (asterisk-moh-opsound-wav, CC-BY-SA 3.0) for the benchmark's music condition, and
+# a real voice's telephone prompts (asterisk-core-sounds-en-wav, CC-BY-SA 3.0) for its real-voice one.
 if [ "${1:-}" = "--voices" ]; then
-  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav)
+  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav)
 fi
 
 missing=()

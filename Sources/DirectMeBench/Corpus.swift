@@ -748,6 +748,34 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let telephonePrompts = "a real voice's other words (telephone prompts, 8 kHz)"
+  /// Where Debian's asterisk-core-sounds-en-wav puts its prompts (`scripts/setup.sh --voices`).
+  public static let promptsFolder = "/usr/share/asterisk/sounds/en_US_f_Allison"
+  /// The prompts of `promptsFolder` that say a command word ("left parenthesis", "right
+  /// brace", "left bracket"...: ASCII 40, 41, 91, 93, 123 and 125 read aloud).
+  static let promptsWithCommands: Set<String> = ["ascii40", "ascii41", "ascii91", "ascii93", "ascii123", "ascii125"]
+
+  /// A real person's voice that neither data set holds, saying words that are not commands:
+  /// Allison Smith's recordings of numbers, days, months, ordinals, letters, symbols and the
+  /// phonetic alphabet for the Asterisk telephone exchange (Debian's asterisk-core-sounds-en-
+  /// wav, CC-BY-SA 3.0: studio recordings at 8 kHz, so the narrowband routing hears them), one
+  /// word or name each ("seventeen", "October", "delta", "pound", "underscore"), the few that
+  /// name a bracket by its side left out. Empty when the folder is absent.
+  public func telephonePrompts(folder: String = Self.promptsFolder) throws -> [BenchItem] {
+    var items: [BenchItem] = []
+    for part in ["digits", "letters", "phonetic"] {
+      let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder + "/" + part)) ?? [])
+        .filter { $0.hasSuffix(".wav") && !Self.promptsWithCommands.contains(String($0.dropLast(4))) }.sorted()
+      for name in names {
+        items.append(
+          BenchItem(
+            id: "telephone prompts/\(part)/\(name)", condition: Self.telephonePrompts, expected: [],
+            samples: try Tools.samples(folder + "/" + part + "/" + name)))
+      }
+    }
+    return items
+  }
+
   public static let commandsOverMusic = "commands over music, 10 dB SNR"
 
   /// Commands said over music that plays on (a radio in the room): each of every fourth of

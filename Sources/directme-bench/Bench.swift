@@ -34,7 +34,9 @@ struct AccuracyBench: ParsableCommand {
       200-400 ms pauses (clips of any held-out speakers, and one speaker's clips per sequence), \
       synthetic speech (flite and espeak-ng voices, carrier phrases; and espeak-ng voices of \
       variants no model was adapted on; flite's default voice kal, at 8 kHz; festival's 8 kHz kal and \
-      ked when scripts/setup.sh --voices unpacked them), \
+      ked when scripts/setup.sh --voices unpacked them), a real voice neither data set holds saying \
+      other words (176 telephone prompts of Debian's asterisk-core-sounds-en-wav, 8 kHz: numbers, months, \
+      letters, the phonetic alphabet), \
       silence, noises, clicks and coughs, and instrumental music alone and under commands said \
       over it (Debian's asterisk-moh-opsound-wav, which scripts/setup.sh --voices installs). Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
@@ -67,7 +69,7 @@ struct AccuracyBench: ParsableCommand {
   var quick = false
 
   enum Part: String, ExpressibleByArgument, CaseIterable {
-    case train, dev, noise, reverb, voices, sequences, synthetic, nonspeech
+    case train, dev, noise, reverb, voices, sequences, synthetic, prompts, nonspeech
   }
 
   @Option(
@@ -279,6 +281,13 @@ struct AccuracyBench: ParsableCommand {
       if festival.isEmpty { warn("bench: festival's 8 kHz voices are not at \(festival8k) (scripts/setup.sh --voices); their condition is skipped") }
       items += festival
       items += try builder.fliteKal()
+    }
+    if includes(.prompts) {
+      let prompts = try builder.telephonePrompts()
+      if prompts.isEmpty {
+        warn("bench: no telephone prompts at \(CorpusBuilder.promptsFolder) (scripts/setup.sh --voices installs them); their condition is skipped")
+      }
+      items += prompts
     }
     if includes(.nonspeech) {
       items += try builder.nonSpeech()

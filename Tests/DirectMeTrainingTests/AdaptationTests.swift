@@ -540,6 +540,26 @@ func fliteKalItems() throws {
   #expect(Bandwidth.of(up.samples)?.isNarrowband == true, "\(String(describing: Bandwidth.of(up.samples)))")
 }
 
+@Test("the bench's telephone prompts: single words of digits, letters and the phonetic alphabet, none naming a bracket's side")
+func telephonePromptItems() throws {
+  let folder = try TestSupport.temporaryFolder("telephone-prompts")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let cache = try TestSupport.temporaryFolder("telephone-prompts-cache")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  #expect(try CorpusBuilder(cache: cache).telephonePrompts(folder: folder.path + "/absent").isEmpty)
+  // Each file a tone of its own, so an item shows which file it was read from.
+  let files = ["digits/7.wav", "letters/ascii123.wav", "letters/q.wav", "letters/ascii40.wav", "phonetic/d_p.wav", "vm-goodbye.wav", "digits/readme.txt"]
+  for (index, file) in files.enumerated() {
+    let path = folder.appendingPathComponent(file)
+    try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Tools.write([Int16](repeating: Int16(100 * (index + 1)), count: 8_000), to: path.path)
+  }
+  let items = try CorpusBuilder(cache: cache).telephonePrompts(folder: folder.path)
+  #expect(items.map(\.id) == ["telephone prompts/digits/7.wav", "telephone prompts/letters/q.wav", "telephone prompts/phonetic/d_p.wav"])
+  #expect(items.map { $0.samples.first } == [100, 300, 500])
+  #expect(items.allSatisfy { $0.condition == CorpusBuilder.telephonePrompts && $0.expected.isEmpty })
+}
+
 @Test("other words in noise: each item mixed with one noise, tap, bike, kitchen and babble in turn, no command expected")
 func otherWordsInNoiseMixes() throws {
   let cache = try TestSupport.temporaryFolder("other-words-noise")
