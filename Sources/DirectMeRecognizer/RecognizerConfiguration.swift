@@ -55,9 +55,17 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// all, the commands search left without a path: "go" had been "go down" at confidence
   /// 0.00), the 5.1-minute recording's results byte-identical, decoded in 6.27 s
   /// instead of 6.98 (medians of three; 1e-30 changed how its commands were read).
+  /// At most 2,000 HMMs active in a frame (`-maxhmmpf`; pocketsphinx narrows the beam in a
+  /// frame that would keep more): the several-words search, 325 words in a loop, is the one
+  /// that reaches it. Measured 2026-12-01 (`directme-bench accuracy`, 11,197 items; `directme-
+  /// bench live`, medians of five): every item acted on as without the bound (49 of their
+  /// readings' margins moved, all far under where the detector takes a word), the 5.1-minute
+  /// recording's results byte-identical, its replay 6.06 s -> 5.77 s (5.2x -> 4.9x the stock
+  /// four-word decoder's time). 1,500: 5.5 s, 2 synthetic "the brown town"s moved the ninja;
+  /// 800: 5.2 s, the recording read otherwise.
   public var finalDecoderOptions: [String: String] = [
     "-compallsen": "yes", "-wip": "1e-3", "-silprob": "0.5", "-fillprob": "0.5",
-    "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-40",
+    "-beam": "1e-80", "-pbeam": "1e-80", "-wbeam": "1e-40", "-maxhmmpf": "2000",
   ]
   /// Beams of the final pass's several-other-words search (`<garbage_words>`, the costliest:
   /// 325 words in a loop, each word's first phone in every left context), narrower than the
