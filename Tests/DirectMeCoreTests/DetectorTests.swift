@@ -231,6 +231,23 @@ struct SignalEvidenceTests {
   }
 
 
+  @Test("a glass or a plate ringing at a few kHz is not voiced, with or without a microphone's DC offset; a vowel is")
+  func ringingIsNotVoiced() {
+    // Clinks: two partials at 2.6 and 4.1 kHz dying away over a few tens of ms, four a second.
+    let clink = (0..<4000).map { index -> Double in
+      let t = Double(index) / 16_000
+      return (sin(2 * .pi * 2600 * t) + 0.7 * sin(2 * .pi * 4100 * t + 1)) * exp(-t * 25) * 12_000
+    }
+    let clinks = (0..<4).flatMap { _ in clink.map { Int16(clamping: Int($0)) } }
+    #expect(SignalEvidence.measure(clinks).longestVoiced == 0)
+    #expect(SignalEvidence.pitchPeriods(clinks).allSatisfy { $0 == 0 })
+    // The vowel keeps its voicing, also over a DC offset (the whole band's energy is measured without it).
+    let speech = [Int16](repeating: 0, count: 4000) + vowel(seconds: 0.3) + [Int16](repeating: 0, count: 4000)
+    #expect(SignalEvidence.measure(speech).longestVoiced >= 0.2)
+    let offset = speech.map { Int16(clamping: Int($0) + 3000) }
+    #expect(SignalEvidence.pitchPeriods(offset).count { $0 > 0 } >= 20)
+  }
+
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
   func backgroundVoicing() {
     var random = Signal.Random(seed: 7)
