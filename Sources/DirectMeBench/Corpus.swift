@@ -703,6 +703,60 @@ public struct CorpusBuilder {
     } + babbleAlone()
   }
 
+  public static let clinksAlone = "dishes clinking alone (ringing partials, 1-3 s)"
+
+  /// Dishes, glasses and cutlery clinking with nobody speaking (a kitchen where the rooms'
+  /// kitchen noise has its clinks quieter than its water): 32 clips of 1 s (24) and 3 s (8),
+  /// each with 1-5 (1 s) or 1-11 (3 s) clinks of 1-3 partials dying away (time constants
+  /// 20-150 ms, 50-400 ms long), the partials at 0.8-6 kHz (a glass, a plate) or 0.2-1.5 kHz
+  /// (a pot, a bowl), over digital silence or running water, the four kinds in turn. Seeded:
+  /// the same clips every run.
+  public func clinksAlone() -> [BenchItem] {
+    var random = Signal.Random(seed: 5)
+    var items: [BenchItem] = []
+    for index in 0..<32 {
+      let seconds = index < 24 ? 1 : 3
+      let count = seconds * Signal.rate
+      let (high, water) = (index % 4 < 2, index % 2 == 1)
+      var samples = [Double](repeating: 0, count: count)
+      if water {
+        let level = Double.random(in: 100...600, using: &random)
+        let white = (0..<count).map { _ in Self.gaussian(&random) }
+        var sum = 0.0
+        for position in 0..<count {
+          sum += white[position] - (position >= 8 ? white[position - 8] : 0)
+          samples[position] = sum / 8 * level
+        }
+      }
+      for _ in 0..<Int.random(in: 1...(seconds == 1 ? 5 : 11), using: &random) {
+        let start = Int.random(in: 0..<(count - 2000), using: &random)
+        let length = min(count - start, Int(Double.random(in: 0.05...0.4, using: &random) * Double(Signal.rate)))
+        let partials = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+          (
+            frequency: high ? Double.random(in: 800...6000, using: &random) : Double.random(in: 200...1500, using: &random),
+            phase: Double.random(in: 0...6, using: &random), decay: Double.random(in: 0.02...0.15, using: &random)
+          )
+        }
+        let loudness = Double.random(in: 2000...15_000, using: &random)
+        for k in 0..<length {
+          let t = Double(k) / Double(Signal.rate)
+          samples[start + k] += loudness * partials.reduce(0) { $0 + sin(2 * .pi * $1.frequency * t + $1.phase) * exp(-t / $1.decay) }
+        }
+      }
+      let kind = (high ? "glass and plates" : "pots and bowls") + (water ? " over running water" : "")
+      items.append(
+        BenchItem(
+          id: "clinks alone/\(index + 1) \(kind), \(seconds) s", condition: Self.clinksAlone, expected: [],
+          samples: samples.map { Int16(clamping: Int($0.rounded())) }))
+    }
+    return items
+  }
+
+  private static func gaussian(_ random: inout Signal.Random) -> Double {
+    let u = max(Double.random(in: 0..<1, using: &random), 1e-12)
+    return (-2 * log(u)).squareRoot() * cos(2 * .pi * Double.random(in: 0..<1, using: &random))
+  }
+
   public static let babbleAlone = "other voices alone (babble, 1-6 s)"
 
   /// The babble with nobody speaking to DirectMe (a television, people talking in the room):

@@ -37,7 +37,7 @@ struct AccuracyBench: ParsableCommand {
       ked when scripts/setup.sh --voices unpacked them), a real voice neither data set holds saying \
       other words (176 telephone prompts of Debian's asterisk-core-sounds-en-wav, 8 kHz: numbers, months, \
       letters, the phonetic alphabet), \
-      silence, noises, clicks and coughs, and instrumental music alone and under commands said \
+      silence, noises, clicks and coughs, dishes clinking, and instrumental music alone and under commands said \
       over it (Debian's asterisk-moh-opsound-wav, which scripts/setup.sh --voices installs). Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
@@ -290,7 +290,7 @@ struct AccuracyBench: ParsableCommand {
       items += prompts
     }
     if includes(.nonspeech) {
-      items += try builder.nonSpeech()
+      items += try builder.nonSpeech() + builder.clinksAlone()
       let music = try builder.musicAlone()
       if music.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); its condition is skipped") }
       items += music

@@ -560,6 +560,21 @@ func telephonePromptItems() throws {
   #expect(items.allSatisfy { $0.condition == CorpusBuilder.telephonePrompts && $0.expected.isEmpty })
 }
 
+@Test("the bench's dishes clinking: 32 seeded clips of 1 and 3 s, ringing high and low, over silence and water, no command expected")
+func clinksAloneItems() throws {
+  let cache = try TestSupport.temporaryFolder("clinks")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let items = CorpusBuilder(cache: cache).clinksAlone()
+  #expect(items.count == 32 && Set(items.map(\.id)).count == 32)
+  #expect(items.allSatisfy { $0.condition == CorpusBuilder.clinksAlone && $0.expected.isEmpty })
+  #expect(items.map(\.samples.count) == Array(repeating: 16_000, count: 24) + Array(repeating: 48_000, count: 8))
+  // The same clips every run; each rings (loud peaks), over digital silence or water in turn.
+  #expect(CorpusBuilder(cache: cache).clinksAlone().map(\.samples) == items.map(\.samples))
+  #expect(items.allSatisfy { $0.samples.map { abs(Int($0)) }.max()! > 1000 })
+  let silentShare = { (item: BenchItem) in Double(item.samples.count { $0 == 0 }) / Double(item.samples.count) }
+  #expect(items.enumerated().allSatisfy { $0.offset % 2 == 1 ? silentShare($0.element) < 0.01 : silentShare($0.element) > 0.2 })
+}
+
 @Test("other words in noise: each item mixed with one noise, tap, bike, kitchen and babble in turn, no command expected")
 func otherWordsInNoiseMixes() throws {
   let cache = try TestSupport.temporaryFolder("other-words-noise")
