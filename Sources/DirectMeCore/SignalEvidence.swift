@@ -208,7 +208,7 @@ public struct PitchTracker: Sendable {
   private var high2 = (input: 0.0, output: 0.0)
   /// The whole band's energy of each 10 ms frame appended (a microphone's DC offset taken
   /// out), and of the frame being appended.
-  private var bandEnergies: [Double] = []
+  private var wholeBandEnergies: [Double] = []
   private var frameEnergy = 0.0
   private let dcPole: Double
   private var dc = (input: 0.0, output: 0.0)
@@ -263,7 +263,7 @@ public struct PitchTracker: Sendable {
       frameEnergy += level * level
       count += 1
       if count % frameLength == 0 {
-        bandEnergies.append(frameEnergy)
+        wholeBandEnergies.append(frameEnergy)
         frameEnergy = 0
       }
     }
@@ -294,7 +294,8 @@ public struct PitchTracker: Sendable {
         for n in start..<start + window { energy0 += x[n] * x[n] }
         // A frame whose pitch band (120-900 Hz) holds little of its energy is not a voice:
         // a clinking glass or plate rings at a few kHz, periodic at every lag (`minimumPitchShare`).
-        let whole = bandEnergies[min(frame, bandEnergies.count)..<min(frame + windowFrames, bandEnergies.count)].reduce(0, +)
+        let whole = wholeBandEnergies[min(frame, wholeBandEnergies.count)..<min(frame + windowFrames, wholeBandEnergies.count)]
+          .reduce(0, +)
         guard energy0 > 1e3, energy0 * Double(factor) >= Self.minimumPitchShare * whole else {
           measured.append(0)
           continue
