@@ -721,7 +721,7 @@ public struct CorpusBuilder {
       var samples = [Double](repeating: 0, count: count)
       if water {
         let level = Double.random(in: 100...600, using: &random)
-        let white = (0..<count).map { _ in Self.gaussian(&random) }
+        let white = (0..<count).map { _ in Signal.gaussian(&random) }
         var sum = 0.0
         for position in 0..<count {
           sum += white[position] - (position >= 8 ? white[position - 8] : 0)
@@ -750,11 +750,6 @@ public struct CorpusBuilder {
           samples: samples.map { Int16(clamping: Int($0.rounded())) }))
     }
     return items
-  }
-
-  private static func gaussian(_ random: inout Signal.Random) -> Double {
-    let u = max(Double.random(in: 0..<1, using: &random), 1e-12)
-    return (-2 * log(u)).squareRoot() * cos(2 * .pi * Double.random(in: 0..<1, using: &random))
   }
 
   public static let babbleAlone = "other voices alone (babble, 1-6 s)"

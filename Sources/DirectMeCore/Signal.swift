@@ -238,7 +238,8 @@ extension Signal {
     }
   }
 
-  static func gaussian(_ random: inout Random) -> Double {
+  /// A standard normal draw (Box-Muller), two uniform draws of `random`.
+  public static func gaussian(_ random: inout Random) -> Double {
     let u = max(Double.random(in: 0..<1, using: &random), 1e-12)
     let v = Double.random(in: 0..<1, using: &random)
     return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
@@ -446,11 +447,13 @@ public struct DCBlocker: Sendable {
   public init(pole: Double = 0.995) { self.pole = pole }
 
   public mutating func filter(_ samples: [Int16]) -> [Int16] {
-    samples.map { sample in
-      let x = Double(sample)
-      lastOutput = x - (lastInput ?? x) + pole * lastOutput
-      lastInput = x
-      return Int16(clamping: Int(lastOutput.rounded()))
-    }
+    samples.map { Int16(clamping: Int(filter(Double($0)).rounded())) }
+  }
+
+  /// The next sample, unrounded.
+  public mutating func filter(_ x: Double) -> Double {
+    lastOutput = x - (lastInput ?? x) + pole * lastOutput
+    lastInput = x
+    return lastOutput
   }
 }

@@ -210,8 +210,7 @@ public struct PitchTracker: Sendable {
   /// out), and of the frame being appended.
   private var wholeBandEnergies: [Double] = []
   private var frameEnergy = 0.0
-  private let dcPole: Double
-  private var dc = (input: 0.0, output: 0.0)
+  private var dcBlocker: DCBlocker
   /// Samples appended so far.
   private var count = 0
   /// The band-passed signal at 4 kHz.
@@ -229,7 +228,9 @@ public struct PitchTracker: Sendable {
     window = Int(rate * 0.030)
     shortest = Int(rate / 400)
     longest = Int(rate / 70)
-    dcPole = exp(-2 * Double.pi * 13 / Double(sampleRate))
+    dcBlocker = DCBlocker(pole: exp(-2 * Double.pi * 13 / Double(sampleRate)))
+    // From silence before the first sample (not from the first sample as the offset).
+    _ = dcBlocker.filter(0.0)
   }
 
   /// The share of a frame's energy (its whole band, DC offset out) that its pitch band
@@ -258,8 +259,7 @@ public struct PitchTracker: Sendable {
       let h2 = (1 + pole) / 2 * (h1 - high2.input) + pole * high2.output
       high2 = (h1, h2)
       if count % factor == 0 { reduced.append(h2) }
-      let level = Double(sample) - dc.input + dcPole * dc.output
-      dc = (Double(sample), level)
+      let level = dcBlocker.filter(Double(sample))
       frameEnergy += level * level
       count += 1
       if count % frameLength == 0 {
