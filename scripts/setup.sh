@@ -13,9 +13,12 @@ packages=(
 
 # --voices: festival's voices too, which scripts/make-model.sh synthesizes adaptation clips with,
 # instrumental music (asterisk-moh-opsound-wav, CC-BY-SA 3.0) for the benchmark's music condition, and
-# a real voice's telephone prompts (asterisk-core-sounds-en-wav, CC-BY-SA 3.0) for its real-voice one.
+# a real voice's telephone prompts (asterisk-core-sounds-en-wav, CC-BY-SA 3.0) for its real-voice one, and
+# the recordings of children's games and drum kits (real voices in 30 languages, animals, things, drums;
+# GPL, CC-BY, CC0: each package's copyright file) for its real-recordings conditions.
 if [ "${1:-}" = "--voices" ]; then
-  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav)
+  packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav
+    ktuberling-data klettres-data qabcs-data tuxpaint-stamps-default hydrogen-drumkits)
 fi
 
 missing=()

@@ -825,6 +825,67 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let gameVoices = "real voices' other words (children's games, 30 languages)"
+  public static let gameSounds = "real sounds (animals, vehicles, things, drums)"
+  /// Where Debian's children's games and drum kits put their recordings (`scripts/setup.sh --voices`).
+  public static let gamesFolder = "/usr/share"
+  /// The folders of `gamesFolder` that hold them: KTuberling's named parts and things (72
+  /// words in each of 26 languages), KLettres' letters and syllables, qabcs' letters and
+  /// "A for apple" words, Tux Paint's stamps (names said in many languages, numbers, letters,
+  /// and the sound of each animal or thing), and Hydrogen's drum kits.
+  static let gameFolders = ["ktuberling/sounds", "klettres", "qabcs/abcs", "tuxpaint/stamps", "hydrogen/data/drumkits"]
+
+  /// Real people neither data set holds, saying words that are not commands in English and
+  /// 29 other languages, and real recordings of animals, vehicles, tools and drums: the
+  /// recordings of Debian's children's games and drum kits (ktuberling-data, klettres-data,
+  /// qabcs-data, tuxpaint-stamps-default, hydrogen-drumkits: GPL, CC-BY, CC0 and others, each
+  /// package's copyright file says which), 44.1 kHz mostly, read as any file is. Each file is a voice (`gameVoices`) or a sound (`gameSounds`, Tux Paint's
+  /// animals and things, Hydrogen's drums); the voices are the English ones and one in 12 of the
+  /// others, the drums one in 3, by a hash of the file's path (the same every run). KTuberling's
+  /// four Serbian variants share one set of recordings: only `sr` is read. Empty when none is
+  /// installed.
+  public func gameRecordings(folder: String = Self.gamesFolder) throws -> [BenchItem] {
+    var items: [BenchItem] = []
+    for top in Self.gameFolders {
+      let base = folder + "/" + top
+      guard let walker = FileManager.default.enumerator(atPath: base) else { continue }
+      let files = walker.compactMap { $0 as? String }.filter { path in
+        [".ogg", ".wav", ".flac"].contains { path.lowercased().hasSuffix($0) } && !path.hasPrefix("sr@")
+      }.sorted()
+      for file in files {
+        let path = top + "/" + file
+        let voice = Self.isGameVoice(path)
+        let share: UInt64 = voice ? (Self.isEnglishGameVoice(path) ? 1 : 12) : (top.hasPrefix("hydrogen") ? 3 : 1)
+        guard StableHash.of(path) % share == 0 else { continue }
+        items.append(
+          BenchItem(
+            id: (voice ? "game voices/" : "game sounds/") + path, condition: voice ? Self.gameVoices : Self.gameSounds,
+            expected: [], samples: try Tools.samples(base + "/" + file)))
+      }
+    }
+    return items
+  }
+
+  /// Whether a recording of `gameFolders` (`path` from `gamesFolder`) is a voice: everything
+  /// but Hydrogen's drums and Tux Paint's animals and things (its stamps' descriptions,
+  /// "frog_desc_fr.ogg", numbers, "7_de.ogg", and letters, "q_filled_en_GB.ogg", are voices).
+  static func isGameVoice(_ path: String) -> Bool {
+    if path.hasPrefix("hydrogen/") { return false }
+    guard path.hasPrefix("tuxpaint/") else { return true }
+    let name = (path as NSString).lastPathComponent
+    return name.contains("_desc") || name.contains("_filled") || name.contains("_outline") || name.first?.isNumber == true
+  }
+
+  /// Whether a voice of `gameFolders` speaks English: an "en" or "en_GB" folder, or a Tux Paint
+  /// file without a language ("frog_desc.ogg", "7.ogg") or in British English.
+  static func isEnglishGameVoice(_ path: String) -> Bool {
+    let components = path.split(separator: "/").map { $0.lowercased() }
+    if components.contains("en") || components.contains("en_gb") { return true }
+    guard path.hasPrefix("tuxpaint/"), let name = components.last else { return false }
+    let stem = name.split(separator: ".").first.map(String.init) ?? name
+    return stem.hasSuffix("_desc") || stem.hasSuffix("_en_gb") || stem.allSatisfy(\.isNumber)
+  }
+
   public static let commandsOverMusic = "commands over music, 10 dB SNR"
 
   /// Commands said over music that plays on (a radio in the room): each of every fourth of

@@ -36,7 +36,9 @@ struct AccuracyBench: ParsableCommand {
       variants no model was adapted on; flite's default voice kal, at 8 kHz; festival's 8 kHz kal and \
       ked when scripts/setup.sh --voices unpacked them), a real voice neither data set holds saying \
       other words (176 telephone prompts of Debian's asterisk-core-sounds-en-wav, 8 kHz: numbers, months, \
-      letters, the phonetic alphabet), \
+      letters, the phonetic alphabet), real voices saying other words in 30 languages and real \
+      sounds of animals, vehicles, things and drums (the recordings of Debian's children's games \
+      ktuberling, klettres, qabcs, tuxpaint and of hydrogen's drum kits), \
       silence, noises, clicks and coughs, dishes clinking, and instrumental music alone and under commands said \
       over it (Debian's asterisk-moh-opsound-wav, which scripts/setup.sh --voices installs). Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
@@ -69,7 +71,7 @@ struct AccuracyBench: ParsableCommand {
   var quick = false
 
   enum Part: String, ExpressibleByArgument, CaseIterable {
-    case train, dev, noise, reverb, voices, sequences, synthetic, prompts, nonspeech
+    case train, dev, noise, reverb, voices, sequences, synthetic, prompts, games, nonspeech
   }
 
   @Option(
@@ -288,6 +290,13 @@ struct AccuracyBench: ParsableCommand {
         warn("bench: no telephone prompts at \(CorpusBuilder.promptsFolder) (scripts/setup.sh --voices installs them); their condition is skipped")
       }
       items += prompts
+    }
+    if includes(.games) {
+      let games = try builder.gameRecordings()
+      if games.isEmpty {
+        warn("bench: no children's games' recordings under \(CorpusBuilder.gamesFolder) (scripts/setup.sh --voices installs them); their conditions are skipped")
+      }
+      items += games
     }
     if includes(.nonspeech) {
       items += try builder.nonSpeech() + builder.clinksAlone()

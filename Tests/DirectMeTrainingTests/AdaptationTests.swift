@@ -603,3 +603,44 @@ func otherWordsInNoiseMixes() throws {
 private func power(_ samples: some Collection<Int16>) -> Double {
   samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
 }
+
+@Test("the bench's children's games' recordings: voices and sounds told apart, English voices all, other voices, drums and Serbian variants thinned")
+func gameRecordingItems() throws {
+  let folder = try TestSupport.temporaryFolder("game-recordings")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let cache = try TestSupport.temporaryFolder("game-recordings-cache")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  #expect(try CorpusBuilder(cache: cache).gameRecordings(folder: folder.path + "/absent").isEmpty)
+  let english = [
+    "ktuberling/sounds/en/eye.ogg", "klettres/en_GB/alpha/a.wav", "qabcs/abcs/en/sounds/words/top.ogg",
+    "tuxpaint/stamps/animals/frog_desc.ogg", "tuxpaint/stamps/symbols/7.wav", "tuxpaint/stamps/symbols/q_filled_en_GB.wav",
+  ]
+  let sounds = ["tuxpaint/stamps/animals/frog.wav", "tuxpaint/stamps/household/glass.wav"]
+  // Many other-language voices and drums, of which about one in 12 and one in 3 are kept.
+  let others = (0..<120).map { "ktuberling/sounds/fr/word\($0).wav" }
+  let drums = (0..<60).map { "hydrogen/data/drumkits/Kit/hit\($0).flac" }
+  let skipped = ["ktuberling/sounds/sr@latin/eye.ogg", "ktuberling/sounds/en.soundtheme", "tuxpaint/stamps/animals/frog.png"]
+  for (index, file) in (english + sounds + others + drums + skipped).enumerated() {
+    let path = folder.appendingPathComponent(file)
+    try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    if file.hasSuffix(".ogg") || file.hasSuffix(".wav") || file.hasSuffix(".flac") {
+      // WAV content whatever the name says: the reader goes by the content.
+      try Tools.write([Int16](repeating: Int16(index + 1), count: 1_600), to: path.path)
+    } else {
+      try "not audio".write(to: path, atomically: true, encoding: .utf8)
+    }
+  }
+  let items = try CorpusBuilder(cache: cache).gameRecordings(folder: folder.path)
+  let voices = items.filter { $0.condition == CorpusBuilder.gameVoices }.map(\.id)
+  let heard = items.filter { $0.condition == CorpusBuilder.gameSounds }.map(\.id)
+  #expect(Set(english.map { "game voices/" + $0 }).isSubset(of: Set(voices)))
+  #expect(Set(sounds.map { "game sounds/" + $0 }).isSubset(of: Set(heard)))
+  let keptOthers = voices.filter { $0.contains("/fr/") }.count
+  let keptDrums = heard.filter { $0.contains("hydrogen") }.count
+  #expect((4...20).contains(keptOthers), "\(keptOthers) of 120 other-language voices")
+  #expect((10...35).contains(keptDrums), "\(keptDrums) of 60 drums")
+  #expect(!items.contains { $0.id.contains("sr@") || $0.id.hasSuffix(".png") || $0.id.hasSuffix(".soundtheme") })
+  #expect(items.allSatisfy { $0.expected.isEmpty && $0.samples.count == 1_600 })
+  // The same choice every run.
+  #expect(try CorpusBuilder(cache: cache).gameRecordings(folder: folder.path).map(\.id) == items.map(\.id))
+}
