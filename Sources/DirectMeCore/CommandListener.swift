@@ -49,9 +49,12 @@ public final class CommandListener {
     /// the 355 commands as holding no voice (79.2% -> 89.9% right; every bench condition
     /// item for item unchanged).
     private(set) var energies: [Double] = []
+    /// The same frames' energies in the speech band (`HighPassEnergy.speechBand`).
+    private(set) var speechBandEnergies: [Double] = []
     private var pitch: PitchTracker
     private var dcBlocker = DCBlocker()
     private var aboveRumble = HighPassEnergy()
+    private var speechBand = HighPassEnergy.speechBand()
 
     init(_ samples: [Int16] = [], sampleRate: Int) {
       pitch = PitchTracker(sampleRate: sampleRate)
@@ -63,6 +66,7 @@ public final class CommandListener {
       samples.append(contentsOf: blocked)
       pitch.append(blocked)
       energies += aboveRumble.frameEnergies(blocked)
+      speechBandEnergies += speechBand.frameEnergies(blocked)
     }
 
     /// The pitch periods of its whole 10 ms frames (`SignalEvidence.pitchPeriods`).
@@ -275,12 +279,15 @@ public final class CommandListener {
     var result = result
     var periods = heard.pitchPeriods()
     var energies = heard.energies
+    var speechBandEnergies = heard.speechBandEnergies
     // A mains hum under the voice (see `MainsHum`): its period is not the voice's.
     if let hum = MainsHum.hum(in: heard.samples) {
       let removed = MainsHum.removed(heard.samples, hum: hum)
       periods = SignalEvidence.pitchPeriods(removed)
       var filter = HighPassEnergy()
       energies = filter.frameEnergies(removed)
+      var band = HighPassEnergy.speechBand()
+      speechBandEnergies = band.frameEnergies(removed)
     }
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
     if endless { result.signal?.endless = true }
@@ -301,6 +308,7 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].voiced =
           SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: reach) : 0
         result.transcriptions[t].segments[w].loud = SignalEvidence.loudDuration(frames, of: energies)
+        result.transcriptions[t].segments[w].speechShare = SignalEvidence.speechShare(frames, of: energies, band: speechBandEnergies)
         result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies, median: median)
       }
     }

@@ -350,6 +350,16 @@ struct Biquad: Sendable {
       a1: -2 * cos(w0) / a0, a2: (1 - alpha) / a0)
   }
 
+  /// A Butterworth low-pass (Q = 1/sqrt 2) at `cutoff` Hz.
+  static func lowPass(cutoff: Double, sampleRate: Double) -> Biquad {
+    let w0 = 2 * Double.pi * cutoff / sampleRate
+    let alpha = sin(w0) / 2.0.squareRoot()
+    let a0 = 1 + alpha
+    return Biquad(
+      b0: (1 - cos(w0)) / 2 / a0, b1: (1 - cos(w0)) / a0, b2: (1 - cos(w0)) / 2 / a0,
+      a1: -2 * cos(w0) / a0, a2: (1 - alpha) / a0)
+  }
+
   mutating func filter(_ x: Double) -> Double {
     let y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
     (x2, x1, y2, y1) = (x1, x, y1, y)
@@ -361,14 +371,30 @@ struct Biquad: Sendable {
 /// 150 Hz, measured as the audio comes (the filter runs on across chunks).
 struct HighPassEnergy: Sendable {
   private var highPass = Endpointer.highPass(sampleRate: 16_000)
+  /// After the high-pass, when measuring the speech band only (`speechBand()`).
+  private var band: [Biquad] = []
   private var sum = 0.0
   private var count = 0
   static let frameLength = 160
 
+  init() {}
+
+  /// The energies of the band where a voice's vowels lie, 200-3,400 Hz (fourth-order edges),
+  /// within the same 150 Hz high-pass: see `SignalEvidence.speechShare`.
+  static func speechBand() -> HighPassEnergy {
+    var energy = HighPassEnergy()
+    let high = Biquad.highPass(cutoff: 200, sampleRate: 16_000)
+    let low = Biquad.lowPass(cutoff: 3_400, sampleRate: 16_000)
+    energy.band = [high, high, low, low]
+    return energy
+  }
+
   mutating func frameEnergies(_ samples: [Int16]) -> [Double] {
     var energies: [Double] = []
     for sample in samples {
-      sum += highPass.1.filter(highPass.0.filter(Double(sample))).squared
+      var value = highPass.1.filter(highPass.0.filter(Double(sample)))
+      for index in band.indices { value = band[index].filter(value) }
+      sum += value.squared
       count += 1
       if count == Self.frameLength {
         energies.append(10 * log10(max(sum / Double(count), 1e-2) / (32768.0 * 32768.0)))

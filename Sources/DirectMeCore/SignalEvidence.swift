@@ -162,6 +162,22 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return Double(energies[word].count { $0 >= loudest - loudSpan }) / 100
   }
 
+  /// The share of the energy of the loud part of `frames` (the frames within `loudSpan` of
+  /// the loudest of them, by `energies`, dB over 150 Hz) that lies in the speech band
+  /// (`band`: the same frames' energies at 200-3,400 Hz, `HighPassEnergy.speechBand`); nil
+  /// without frames. A voice's vowel keeps most of its energy there (its first formants): a
+  /// kick drum's thump lies under it, a cymbal's hiss over it.
+  public static func speechShare(_ frames: Range<Int>, of energies: [Double], band: [Double]) -> Double? {
+    let word = frames.clamped(to: energies.indices.clamped(to: band.indices))
+    guard let loudest = energies[word].max() else { return nil }
+    var (whole, inBand) = (0.0, 0.0)
+    for frame in word where energies[frame] >= loudest - loudSpan {
+      whole += pow(10, energies[frame] / 10)
+      inBand += pow(10, band[frame] / 10)
+    }
+    return whole > 0 ? min(1, inBand / whole) : nil
+  }
+
   /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%
   /// from frame to frame), in seconds.
   public static func longestVoicedRun(_ periods: [Int], in frames: Range<Int>) -> Double {

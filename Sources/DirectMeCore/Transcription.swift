@@ -26,6 +26,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// `SignalEvidence.loudSpan` of its loudest frame, seconds (a vowel's length; a click's or
   /// a lip smack's is a few frames). Set by the listening pipeline.
   public var loud: Double?
+  /// For a command word of the commands reading: the share of its loud part's energy in the
+  /// speech band, 200-3,400 Hz (`SignalEvidence.speechShare`; `Detector.Gate.minimumSpeechShare`).
+  /// Set by the listening pipeline.
+  public var speechShare: Double?
   /// For a command word of the commands reading: how far (dB) its loud frames stand above
   /// the utterance's median level (`SignalEvidence.standout`); in a long stretch of sound
   /// without pauses (music, a television) a word said to DirectMe stands out of it

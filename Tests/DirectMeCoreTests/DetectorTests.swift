@@ -248,6 +248,42 @@ struct SignalEvidenceTests {
     #expect(SignalEvidence.pitchPeriods(offset).count { $0 > 0 } >= 20)
   }
 
+  @Test("a vowel keeps its energy in the speech band, a drum's thump and a cymbal's hiss do not; the gate refuses a word without it")
+  func speechBandShare() {
+    let share = { (samples: [Int16]) -> Double? in
+      var whole = HighPassEnergy()
+      var band = HighPassEnergy.speechBand()
+      let energies = whole.frameEnergies(samples)
+      return SignalEvidence.speechShare(0..<energies.count, of: energies, band: band.frameEnergies(samples))
+    }
+    let silence = [Int16](repeating: 0, count: 1600)
+    #expect(share(silence + vowel(seconds: 0.3) + silence)! > 0.6)
+    // A tom: a 160 Hz mode dying away; a cymbal: noise over 5 kHz dying away.
+    let tom = (0..<8000).map { index -> Int16 in
+      let t = Double(index) / 16_000
+      return Int16(clamping: Int(sin(2 * .pi * 160 * t) * exp(-t * 12) * 20_000))
+    }
+    #expect(share(silence + tom)! < Detector.Gate.minimumSpeechShare)
+    var random = Signal.Random(seed: 3)
+    var hiss = Biquad.highPass(cutoff: 5_000, sampleRate: 16_000)
+    var hiss2 = Biquad.highPass(cutoff: 5_000, sampleRate: 16_000)
+    let cymbal = (0..<8000).map { index -> Int16 in
+      let t = Double(index) / 16_000
+      return Int16(clamping: Int(hiss2.filter(hiss.filter(Signal.gaussian(&random))) * exp(-t * 6) * 6_000))
+    }
+    #expect(share(silence + cymbal)! < Detector.Gate.minimumSpeechShare)
+    #expect(share([]) == nil)
+    // The gate asks it of a word that says it, and of no word that does not.
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let evidence = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30)
+    var word = WordSegment(word: "up", start: 0, end: 0.3, margin: 20, voiced: 0.1)
+    #expect(gate.passes(evidence, word: word))
+    word.speechShare = 0.6
+    #expect(gate.passes(evidence, word: word))
+    word.speechShare = 0.1
+    #expect(!gate.passes(evidence, word: word))
+  }
+
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
   func backgroundVoicing() {
     var random = Signal.Random(seed: 7)
