@@ -397,6 +397,10 @@ struct SignalEvidenceTests {
     unasked.maximumLoud = nil
     #expect(unasked.confidence(margin: -15, duration: 0.3, loud: 0.05) > 0.7)
     #expect(unasked.confidence(margin: -15, duration: 0.6, loud: 0.4, dynamicRange: 30) > 0.7)
+    // A thump's loud part is too short for a vowel at any margin, asked or not.
+    #expect(calibration.confidence(margin: 20, duration: 0.3, loud: 0.02) == 0)
+    #expect(unasked.confidence(margin: 20, duration: 0.3, loud: 0.02) == 0)
+    #expect(unasked.confidence(margin: 20, duration: 0.3, loud: Detector.Calibration.loudFloor) > 0.9)
     // Through the interpreter: the word's loud part as the listening pipeline measured it.
     let detector = Detector(
       calibrations: ["up": calibration], fallback: calibration, gate: .open, threshold: 0.6, rescueThreshold: 0.6)
