@@ -831,19 +831,21 @@ public struct CorpusBuilder {
   public static let gamesFolder = "/usr/share"
   /// The folders of `gamesFolder` that hold them: KTuberling's named parts and things (72
   /// words in each of 26 languages), KLettres' letters and syllables, qabcs' letters and
-  /// "A for apple" words, Tux Paint's stamps (names said in many languages, numbers, letters,
-  /// and the sound of each animal or thing), and Hydrogen's drum kits.
+  /// "A for apple" words and the noise of each of its animals and things, Tux Paint's stamps
+  /// (names said in many languages, numbers, letters, and the sound of each animal or
+  /// thing), and Hydrogen's drum kits.
   static let gameFolders = ["ktuberling/sounds", "klettres", "qabcs/abcs", "tuxpaint/stamps", "hydrogen/data/drumkits"]
 
   /// Real people neither data set holds, saying words that are not commands in English and
   /// 29 other languages, and real recordings of animals, vehicles, tools and drums: the
   /// recordings of Debian's children's games and drum kits (ktuberling-data, klettres-data,
   /// qabcs-data, tuxpaint-stamps-default, hydrogen-drumkits: GPL, CC-BY, CC0 and others, each
-  /// package's copyright file says which), 44.1 kHz mostly, read as any file is. Each file is a voice (`gameVoices`) or a sound (`gameSounds`, Tux Paint's
-  /// animals and things, Hydrogen's drums); the voices are the English ones and one in 12 of the
-  /// others, the drums one in 3, by a hash of the file's path (the same every run). KTuberling's
-  /// four Serbian variants share one set of recordings: only `sr` is read. Empty when none is
-  /// installed.
+  /// package's copyright file says which), 44.1 kHz mostly, read as any file is. Each file is
+  /// a voice (`gameVoices`) or a sound (`gameSounds`: Tux Paint's and qabcs' animals and
+  /// things, Hydrogen's drums, see `isGameVoice`); the voices are the English ones and one in
+  /// 12 of the others, the drums one in 3, by a hash of the file's path (the same every run).
+  /// KTuberling's four Serbian variants share one set of recordings: only `sr` is read. Empty
+  /// when none is installed.
   public func gameRecordings(folder: String = Self.gamesFolder) throws -> [BenchItem] {
     var items: [BenchItem] = []
     for top in Self.gameFolders {
@@ -867,10 +869,11 @@ public struct CorpusBuilder {
   }
 
   /// Whether a recording of `gameFolders` (`path` from `gamesFolder`) is a voice: everything
-  /// but Hydrogen's drums and Tux Paint's animals and things (its stamps' descriptions,
+  /// but Hydrogen's drums, qabcs' noises (`all/`: animals, instruments, things, a crowd
+  /// cheering) and Tux Paint's animals and things (its stamps' descriptions,
   /// "frog_desc_fr.ogg", numbers, "7_de.ogg", and letters, "q_filled_en_GB.ogg", are voices).
   static func isGameVoice(_ path: String) -> Bool {
-    if path.hasPrefix("hydrogen/") { return false }
+    if path.hasPrefix("hydrogen/") || path.hasPrefix("qabcs/abcs/all/") { return false }
     guard path.hasPrefix("tuxpaint/") else { return true }
     let name = (path as NSString).lastPathComponent
     return name.contains("_desc") || name.contains("_filled") || name.contains("_outline") || name.first?.isNumber == true

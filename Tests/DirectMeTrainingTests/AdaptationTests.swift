@@ -615,7 +615,7 @@ func gameRecordingItems() throws {
     "ktuberling/sounds/en/eye.ogg", "klettres/en_GB/alpha/a.wav", "qabcs/abcs/en/sounds/words/top.ogg",
     "tuxpaint/stamps/animals/frog_desc.ogg", "tuxpaint/stamps/symbols/7.wav", "tuxpaint/stamps/symbols/q_filled_en_GB.wav",
   ]
-  let sounds = ["tuxpaint/stamps/animals/frog.wav", "tuxpaint/stamps/household/glass.wav"]
+  let sounds = ["tuxpaint/stamps/animals/frog.wav", "tuxpaint/stamps/household/glass.wav", "qabcs/abcs/all/noises/cow.ogg"]
   // Many other-language voices and drums, of which about one in 12 and one in 3 are kept.
   let others = (0..<120).map { "ktuberling/sounds/fr/word\($0).wav" }
   let drums = (0..<60).map { "hydrogen/data/drumkits/Kit/hit\($0).flac" }
