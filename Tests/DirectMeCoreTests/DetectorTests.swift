@@ -390,6 +390,10 @@ struct SignalEvidenceTests {
     #expect(calibration.confidence(margin: -15, duration: 0.6, loud: 0.4, dynamicRange: 12) > 0.7)
     #expect(calibration.confidence(margin: -15, duration: 0.6, loud: 0.4) > 0.7)
     #expect(calibration.confidence(margin: 3, duration: 0.6, loud: 0.4, dynamicRange: 30) > 0.8)
+    // One that explains itself better may hold its vowel a little longer, not a call's or a note's length.
+    #expect(calibration.confidence(margin: 3, duration: 0.8, loud: 0.45, dynamicRange: 30) > 0.8)
+    #expect(calibration.confidence(margin: 3, duration: 0.8, loud: 0.6, dynamicRange: 30) == 0)
+    #expect(calibration.confidence(margin: 3, duration: 0.8, loud: 0.6, dynamicRange: 12) > 0.8)
     // Not measured (a word the listening pipeline did not look at): not asked.
     #expect(calibration.confidence(margin: -15, duration: 0.3) > 0.7)
     var unasked = calibration
