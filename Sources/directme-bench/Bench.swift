@@ -353,7 +353,8 @@ struct AccuracyBench: ParsableCommand {
                 + (segment.secondOpinion.map { String(format: ", base: %@ %.1f", $0.word, $0.margin) } ?? "")
                 + (segment.verified.map { String(format: ", verified %.2f", $0) } ?? "")
                 + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "")
-                + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "") + ")"
+                + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "")
+                + (segment.standout.map { String(format: ", out %.1f dB", $0) } ?? "") + ")"
             } ?? "")
         }.joined(separator: " ")
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""

@@ -85,7 +85,7 @@ struct DetectorTests {
     #expect(Detector.Gate.open.passes(inNoise, voiced: 0, margin: -5))
   }
 
-  @Test("in a long stretch of sound a word must stand out of it; in a short utterance, or without the rule, it need not")
+  @Test("in a long stretch of sound a word must stand out of it, from a second on a little; in a shorter utterance, or without the rule, it need not")
   func continuousSound() {
     var gate = detector.gate
     gate.continuousSound = .init(seconds: 3, minimumStandout: 8)
@@ -96,6 +96,11 @@ struct DetectorTests {
     #expect(gate.isBuried(long, word: word))
     #expect(!gate.passes(long, word: word))
     #expect(gate.passes(short, word: word))
+    // From a second on, a word as loud as the rest of its utterance is buried in it too.
+    word.standout = 3
+    #expect(gate.isBuried(short, word: word))
+    #expect(!gate.isBuried(SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 0.8), word: word))
+    word.standout = 5
     // Short, but cut out of a sound that never paused: asked.
     var cutOut = short
     cutOut.endless = true
