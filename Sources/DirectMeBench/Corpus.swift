@@ -889,6 +889,22 @@ public struct CorpusBuilder {
     return stem.hasSuffix("_desc") || stem.hasSuffix("_en_gb") || stem.allSatisfy(\.isNumber)
   }
 
+  public static let commandsOverRealSounds = "commands over real sounds (animals, things, drums), 10 dB SNR"
+
+  /// Commands said while real sounds go on (an animal, a toy, someone drumming): each of every
+  /// fourth of `items` with 2 s of silence before and after it, over one of `sounds` (the game
+  /// recordings' sounds of a second or more, `gameRecordings`, in an order of their paths'
+  /// hashes) repeated from an offset drawn, 10 dB under its speech part (the sound's mean
+  /// power, its pauses included: its loud moments are louder). Empty without sounds.
+  public func overRealSounds(_ items: [BenchItem], sounds: [BenchItem], snr: Double = 10) -> [BenchItem] {
+    // In an order of their paths' hashes, so that each package's sounds come in turn.
+    let backgrounds = sounds.filter { $0.condition == Self.gameSounds && $0.samples.count >= Signal.rate }
+      .sorted { StableHash.of($0.id) < StableHash.of($1.id) }
+      .map { (name: ($0.id as NSString).lastPathComponent, samples: $0.samples) }
+    guard !backgrounds.isEmpty else { return [] }
+    return Self.inBackground(items, backgrounds: backgrounds, snr: snr, condition: Self.commandsOverRealSounds, seed: 31)
+  }
+
   public static let commandsOverMusic = "commands over music, 10 dB SNR"
 
   /// Commands said over music that plays on (a radio in the room): each of every fourth of

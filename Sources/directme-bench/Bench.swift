@@ -297,6 +297,8 @@ struct AccuracyBench: ParsableCommand {
         warn("bench: no children's games' recordings under \(CorpusBuilder.gamesFolder) (scripts/setup.sh --voices installs them); their conditions are skipped")
       }
       items += games
+      // Every fourth real command over those sounds of a second or more, 10 dB under it.
+      items += builder.overRealSounds(realCommands, sounds: games)
     }
     if includes(.nonspeech) {
       items += try builder.nonSpeech() + builder.clinksAlone()

@@ -644,3 +644,27 @@ func gameRecordingItems() throws {
   // The same choice every run.
   #expect(try CorpusBuilder(cache: cache).gameRecordings(folder: folder.path).map(\.id) == items.map(\.id))
 }
+
+@Test("the bench's commands over real sounds: every fourth command over a game sound of a second or more, 2 s of it around, 10 dB under the speech; none without sounds")
+func commandsOverRealSoundItems() throws {
+  let cache = try TestSupport.temporaryFolder("real-sounds-cache")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
+  let speech = (0..<8000).map { Int16(clamping: Int(8000 * sin(Double($0) * 0.3))) }
+  let commands = (0..<8).map { BenchItem(id: "c\($0)", condition: "x", expected: [.up], samples: speech) }
+  let hit = [Int16](repeating: 0, count: 4000) + (0..<12000).map { Int16(clamping: Int(3000 * sin(Double($0) * 0.05))) }
+  let sounds = [
+    BenchItem(id: "game sounds/a/drum.wav", condition: CorpusBuilder.gameSounds, expected: [], samples: hit),
+    BenchItem(id: "game sounds/a/short.wav", condition: CorpusBuilder.gameSounds, expected: [], samples: Array(hit.prefix(8000))),
+    BenchItem(id: "game voices/a/word.wav", condition: CorpusBuilder.gameVoices, expected: [], samples: hit),
+  ]
+  #expect(builder.overRealSounds(commands, sounds: []).isEmpty)
+  #expect(builder.overRealSounds(commands, sounds: Array(sounds.suffix(2))).isEmpty)
+  let items = builder.overRealSounds(commands, sounds: sounds)
+  #expect(items.map(\.id) == ["over drum.wav/c0", "over drum.wav/c4"])
+  #expect(items.allSatisfy { $0.condition == CorpusBuilder.commandsOverRealSounds && $0.expected == [.up] })
+  // 2 s of the sound before and after the command, under it.
+  #expect(items.allSatisfy { $0.samples.count == 8000 + 64_000 })
+  #expect(items.allSatisfy { $0.samples.prefix(32_000).contains { $0 != 0 } })
+  #expect(builder.overRealSounds(commands, sounds: sounds).map(\.samples) == items.map(\.samples))
+}
