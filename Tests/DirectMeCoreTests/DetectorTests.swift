@@ -287,6 +287,11 @@ struct SignalEvidenceTests {
     #expect(gate.passes(evidence, word: word))
     word.speechShare = 0.1
     #expect(!gate.passes(evidence, word: word))
+    // "up" keeps more of it there than a word with a nasal or a voiced consonant under the band.
+    word.speechShare = 0.3
+    #expect(!gate.passes(evidence, word: word))
+    word.word = "down"
+    #expect(gate.passes(evidence, word: word))
   }
 
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
