@@ -157,9 +157,14 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// How long (seconds) the frames `frames` of `energies` (dB, 10 ms each) stay within
   /// `loudSpan` of the loudest of them.
   public static func loudDuration(_ frames: Range<Int>, of energies: [Double]) -> Double {
+    Double(loudFrames(frames, of: energies).count) / 100
+  }
+
+  /// The frames of `frames` (those `energies` holds) within `loudSpan` of the loudest of them.
+  static func loudFrames(_ frames: Range<Int>, of energies: [Double]) -> [Int] {
     let word = frames.clamped(to: energies.indices)
-    guard let loudest = energies[word].max() else { return 0 }
-    return Double(energies[word].count { $0 >= loudest - loudSpan }) / 100
+    guard let loudest = energies[word].max() else { return [] }
+    return word.filter { energies[$0] >= loudest - loudSpan }
   }
 
   /// The share of the energy of the loud part of `frames` (the frames within `loudSpan` of
@@ -168,10 +173,8 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// without frames. A voice's vowel keeps most of its energy there (its first formants): a
   /// kick drum's thump lies under it, a cymbal's hiss over it.
   public static func speechShare(_ frames: Range<Int>, of energies: [Double], band: [Double]) -> Double? {
-    let word = frames.clamped(to: energies.indices.clamped(to: band.indices))
-    guard let loudest = energies[word].max() else { return nil }
     var (whole, inBand) = (0.0, 0.0)
-    for frame in word where energies[frame] >= loudest - loudSpan {
+    for frame in loudFrames(frames.clamped(to: band.indices), of: energies) {
       whole += pow(10, energies[frame] / 10)
       inBand += pow(10, band[frame] / 10)
     }
