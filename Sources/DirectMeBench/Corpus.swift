@@ -905,6 +905,69 @@ public struct CorpusBuilder {
     return Self.inBackground(items, backgrounds: backgrounds, snr: snr, condition: Self.commandsOverRealSounds, seed: 31)
   }
 
+  public static let ambienceAlone = "real ambience alone (birds, night, rain, wind; 3 s)"
+  public static let commandsInAmbience = "commands in real ambience (birds, night, rain, wind)"
+  /// Where Debian's megaglest-data puts its landscapes' ambient recordings (`scripts/setup.sh --voices`).
+  public static let ambienceFolder = "/usr/share/games/megaglest/tilesets"
+
+  /// Real outdoor and weather recordings neither data set holds: the ambient loops of
+  /// MegaGlest's landscapes (Debian's megaglest-data, CC-BY-SA 3.0: birdsong by day,
+  /// crickets and frogs by night, rain, wind, a hellish drone), `*/sounds/*` of `folder`
+  /// lasting 5 s or more, each once (landscapes share files), by path, read at 16 kHz. Its
+  /// short calls (an owl, a rooster, a wolf) are left out: the real sounds hold such. Empty
+  /// when the folder is absent.
+  public func realAmbience(folder: String = Self.ambienceFolder) throws -> [(name: String, samples: [Int16])] {
+    let landscapes = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    var seen = Set<UInt64>()
+    var ambience: [(name: String, samples: [Int16])] = []
+    for landscape in landscapes {
+      let sounds = folder + "/" + landscape + "/sounds"
+      let files = ((try? FileManager.default.contentsOfDirectory(atPath: sounds)) ?? [])
+        .filter { [".ogg", ".wav"].contains(where: $0.lowercased().hasSuffix) }.sorted()
+      for file in files {
+        let samples = try Tools.samples(sounds + "/" + file)
+        guard samples.count >= 5 * Signal.rate, seen.insert(StableHash.of(samples)).inserted else { continue }
+        ambience.append((landscape + "/" + file, samples))
+      }
+    }
+    return ambience
+  }
+
+  /// Real ambience with nobody speaking (`ambienceAlone`): each of `ambience` cut into 3-s
+  /// stretches, at the recording's own level, which must move nothing: the nearest the bench
+  /// has to a real room's or garden's sound going on.
+  public static func ambienceAlone(_ ambience: [(name: String, samples: [Int16])]) -> [BenchItem] {
+    ambience.flatMap { name, samples in
+      stride(from: 0, through: samples.count - 3 * Signal.rate, by: 3 * Signal.rate).map { start in
+        BenchItem(
+          id: "ambience/\(name) from \(start / Signal.rate) s", condition: ambienceAlone, expected: [],
+          samples: Array(samples[start..<start + 3 * Signal.rate]))
+      }
+    }
+  }
+
+  /// Commands said in real ambience (`commandsInAmbience`, at each of `snrs`): each of every
+  /// fourth of `items` from the second, mixed over the clip alone (as the room-noise
+  /// conditions are) with one of `ambience` in turn, from an offset drawn, `snr` dB under its
+  /// speech part.
+  public static func inAmbience(
+    _ items: [BenchItem], ambience: [(name: String, samples: [Int16])], snrs: [Double] = [10, 5]
+  ) -> [BenchItem] {
+    guard !ambience.isEmpty else { return [] }
+    let said = items.enumerated().filter { $0.offset % 4 == 1 }.map(\.element)
+    return snrs.flatMap { snr in
+      var random = Signal.Random(seed: UInt64(snr * 100) + 41)
+      return said.enumerated().map { index, item in
+        let (name, samples) = ambience[index % ambience.count]
+        let offset = Int.random(in: 0..<samples.count, using: &random)
+        return BenchItem(
+          id: "\(name) \(Int(snr)) dB/\(item.id)", condition: commandsInAmbience + ", \(Int(snr)) dB SNR",
+          expected: item.expected, samples: Signal.mix(item.samples, noise: samples, snr: snr, offset: offset),
+          speaker: item.speaker)
+      }
+    }
+  }
+
   public static let commandsOverMusic = "commands over music, 10 dB SNR"
 
   /// Commands said over music that plays on (a radio in the room): each of every fourth of

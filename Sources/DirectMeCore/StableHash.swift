@@ -22,4 +22,11 @@ public struct StableHash: Sendable {
     hash.mix(text)
     return hash.value
   }
+
+  /// The hash of `samples` alone (each sample's two bytes, low first).
+  public static func of(_ samples: [Int16]) -> UInt64 {
+    var hash = StableHash()
+    for sample in samples { hash.mix(UInt16(bitPattern: sample)) }
+    return hash.value
+  }
 }

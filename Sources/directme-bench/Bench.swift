@@ -299,6 +299,11 @@ struct AccuracyBench: ParsableCommand {
       items += games
       // Every fourth real command over those sounds of a second or more, 10 dB under it.
       items += builder.overRealSounds(realCommands, sounds: games)
+      let ambience = try builder.realAmbience()
+      if ambience.isEmpty {
+        warn("bench: no real ambience under \(CorpusBuilder.ambienceFolder) (scripts/setup.sh --voices installs megaglest-data); its conditions are skipped")
+      }
+      items += CorpusBuilder.ambienceAlone(ambience) + CorpusBuilder.inAmbience(realCommands, ambience: ambience)
     }
     if includes(.nonspeech) {
       items += try builder.nonSpeech() + builder.clinksAlone()

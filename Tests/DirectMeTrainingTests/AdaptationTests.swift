@@ -668,3 +668,48 @@ func commandsOverRealSoundItems() throws {
   #expect(items.allSatisfy { $0.samples.prefix(32_000).contains { $0 != 0 } })
   #expect(builder.overRealSounds(commands, sounds: sounds).map(\.samples) == items.map(\.samples))
 }
+
+@Test("the bench's real ambience: landscapes' loops of 5 s or more, each once, cut into 3-s stretches; commands mixed over every fourth from the second at 10 and 5 dB")
+func realAmbienceItems() throws {
+  let folder = try TestSupport.temporaryFolder("ambience")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let cache = try TestSupport.temporaryFolder("ambience-cache")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
+  #expect(try builder.realAmbience(folder: folder.path + "/absent").isEmpty)
+  let rain = (0..<(7 * Signal.rate)).map { Int16(clamping: Int(2000 * sin(Double($0) * 0.7))) }
+  let files: [(String, [Int16])] = [
+    ("forest/sounds/rain.ogg", rain),
+    ("meadow/sounds/rain.wav", rain),  // the same loop in another landscape: read once
+    ("meadow/sounds/owl.wav", Array(rain.prefix(2 * Signal.rate))),  // a short call: left out
+    ("meadow/sounds/night.wav", rain.map { $0 / 2 }),
+  ]
+  for (file, samples) in files {
+    let path = folder.appendingPathComponent(file)
+    try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Tools.write(samples, to: path.path)
+  }
+  let ambience = try builder.realAmbience(folder: folder.path)
+  #expect(ambience.map(\.name) == ["forest/rain.ogg", "meadow/night.wav"])
+  let alone = CorpusBuilder.ambienceAlone(ambience)
+  // 7 s: two whole 3-s stretches each.
+  #expect(alone.map(\.id) == [
+    "ambience/forest/rain.ogg from 0 s", "ambience/forest/rain.ogg from 3 s",
+    "ambience/meadow/night.wav from 0 s", "ambience/meadow/night.wav from 3 s",
+  ])
+  #expect(alone.allSatisfy { $0.expected.isEmpty && $0.condition == CorpusBuilder.ambienceAlone && $0.samples.count == 3 * Signal.rate })
+  #expect(alone[1].samples == Array(rain[(3 * Signal.rate)..<(6 * Signal.rate)]))
+
+  let speech = [Int16](repeating: 0, count: 4000) + (0..<8000).map { Int16(clamping: Int(8000 * sin(Double($0) * 0.3))) }
+  let commands = (0..<8).map { BenchItem(id: "c\($0)", condition: "x", expected: [.left], samples: speech) }
+  #expect(CorpusBuilder.inAmbience(commands, ambience: []).isEmpty)
+  let mixed = CorpusBuilder.inAmbience(commands, ambience: ambience)
+  #expect(mixed.map(\.id) == ["forest/rain.ogg 10 dB/c1", "meadow/night.wav 10 dB/c5", "forest/rain.ogg 5 dB/c1", "meadow/night.wav 5 dB/c5"])
+  #expect(mixed.map(\.condition) == [10, 10, 5, 5].map { CorpusBuilder.commandsInAmbience + ", \($0) dB SNR" })
+  #expect(mixed.allSatisfy { $0.expected == [.left] && $0.samples.count == speech.count })
+  // The ambience under the speech, louder at 5 dB than at 10 dB.
+  let added = mixed.map { item in power(zip(item.samples, speech).map { Int16(clamping: Int($0) - Int($1)) }) }
+  #expect(added.allSatisfy { $0 > 0 })
+  #expect(added[2] > 2 * added[0] && added[3] > 2 * added[1])
+  #expect(CorpusBuilder.inAmbience(commands, ambience: ambience).map(\.samples) == mixed.map(\.samples))
+}
