@@ -280,9 +280,11 @@ public final class CommandListener {
     var periods = heard.pitchPeriods()
     var energies = heard.energies
     var speechBandEnergies = heard.speechBandEnergies
+    var samples = heard.samples
     // A mains hum under the voice (see `MainsHum`): its period is not the voice's.
     if let hum = MainsHum.hum(in: heard.samples) {
       let removed = MainsHum.removed(heard.samples, hum: hum)
+      samples = removed
       periods = SignalEvidence.pitchPeriods(removed)
       var filter = HighPassEnergy()
       energies = filter.frameEnergies(removed)
@@ -310,6 +312,7 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].loud = SignalEvidence.loudDuration(frames, of: energies)
         result.transcriptions[t].segments[w].speechShare = SignalEvidence.speechShare(frames, of: energies, band: speechBandEnergies)
         result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies, median: median)
+        result.transcriptions[t].segments[w].toneShare = SignalEvidence.toneShare(frames, of: energies, samples: samples)
       }
     }
     return result.shifted(by: start)

@@ -296,7 +296,24 @@ public struct Detector: Hashable, Sendable, Codable {
     public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
       passes(evidence, voiced: word.voiced, margin: word.margin) && !isBuried(evidence, word: word)
         && (word.speechShare ?? 1) + 1e-9 >= Self.minimumSpeechShare(of: word.word)
+        && !(word.word == "up" && (word.toneShare ?? 0) >= Self.maximumToneShareOfUp)
     }
+
+    /// The share of "up"'s loud part's speech-band energy that may lie in three sharp spectral
+    /// peaks (`WordSegment.toneShare`), at most: a ringing pot, bowl or glass, a whistle, a
+    /// bird's or a flute's note keep 98-100% there, a voice's vowel spreads it over the
+    /// harmonics of its pitch (the checking speakers' "up" 78% at the median, 96% at the 99th
+    /// percentile). "up" only: a low, pure voice's "down" or "right" keeps up to 99% in three
+    /// harmonics under its first formant (three checking speakers' words), and nearly every
+    /// sound read as a command is read as "up". Measured 2026-12-01 (`directme-bench accuracy`,
+    /// 14,102 items with the shares printed, simulated, then built): dishes clinking alone
+    /// 31.2 -> 6.2% moving the ninja, real sounds 19.3 -> 17.6% (a cuckoo, an owl, a harp, a
+    /// ukulele, a whistle, a conga), music alone 30 -> 25%, real voices' other words 6.1 ->
+    /// 5.7%, the extra "up" of a cuckoo's call, a flute's, a drum's and a piece of music's
+    /// notes gone from commands said over them, a higher voice's and the dev set's "eight"
+    /// no longer moving the ninja; no item worse. 0.97 lost a synthetic "move up please" (an
+    /// espeak-ng voice in another accent), 0.96 a checking speaker's "up" in 7 conditions.
+    public static let maximumToneShareOfUp = 0.98
 
     /// `minimumSpeechShare`, or more for "up" (`minimumSpeechShareOfUp`).
     public static func minimumSpeechShare(of word: String) -> Double {

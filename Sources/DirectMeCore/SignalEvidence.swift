@@ -181,6 +181,55 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return whole > 0 ? min(1, inBand / whole) : nil
   }
 
+  /// The share of the speech band's energy (200-3,400 Hz) in the loud part of `frames` (the
+  /// frames within `loudSpan` of the loudest of them, by `energies`) that lies in its
+  /// `tonePeaks` strongest spectral peaks (each with `peakHalfWidth` bins either side of it:
+  /// a steady sinusoid's main lobe), the median of those frames (32 ms of `samples`, 16 kHz,
+  /// Hann-windowed, around each frame's centre); nil without frames. A voice's vowel spreads
+  /// its energy over the harmonics of its pitch under its formants (real people's "up":
+  /// 0.78 at the median, 0.96 at the 99th percentile); a pot's, a glass's or a bowl's ringing
+  /// partials, a whistle's or a bird's note lie in one to three sharp peaks (0.98-1.0).
+  public static func toneShare(_ frames: Range<Int>, of energies: [Double], samples: [Int16]) -> Double? {
+    let loud = loudFrames(frames, of: energies)
+    guard !loud.isEmpty else { return nil }
+    let size = toneWindow
+    let fft = FFT(size: size)
+    let band = Int((200.0 * Double(size) / 16_000).rounded(.up))...Int(3_400.0 * Double(size) / 16_000)
+    var shares: [Double] = []
+    var re = [Double](repeating: 0, count: size)
+    var im = [Double](repeating: 0, count: size)
+    for frame in loud {
+      let start = frame * 160 + 80 - size / 2
+      for index in 0..<size {
+        let at = start + index
+        re[index] = at >= 0 && at < samples.count ? Double(samples[at]) * hann[index] : 0
+        im[index] = 0
+      }
+      fft.transform(&re, &im, inverse: false)
+      var power = band.map { re[$0] * re[$0] + im[$0] * im[$0] }
+      let total = power.reduce(0, +)
+      guard total > 0 else { continue }
+      var peaks = 0.0
+      for _ in 0..<tonePeaks {
+        guard let top = power.indices.max(by: { power[$0] < power[$1] }) else { break }
+        let lobe = max(0, top - peakHalfWidth)...min(power.count - 1, top + peakHalfWidth)
+        for bin in lobe {
+          peaks += power[bin]
+          power[bin] = 0
+        }
+      }
+      shares.append(peaks / total)
+    }
+    guard !shares.isEmpty else { return nil }
+    return shares.sorted()[shares.count / 2]
+  }
+
+  /// See `toneShare`: 512 samples (32 ms at 16 kHz, 31.25 Hz per bin).
+  static let toneWindow = 512
+  static let tonePeaks = 3
+  static let peakHalfWidth = 2
+  private static let hann = (0..<toneWindow).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(toneWindow - 1)) }
+
   /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%
   /// from frame to frame), in seconds.
   public static func longestVoicedRun(_ periods: [Int], in frames: Range<Int>) -> Double {

@@ -30,6 +30,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// speech band, 200-3,400 Hz (`SignalEvidence.speechShare`; `Detector.Gate.minimumSpeechShare`).
   /// Set by the listening pipeline.
   public var speechShare: Double?
+  /// For a command word of the commands reading: the share of its loud part's speech-band
+  /// energy in three sharp spectral peaks (`SignalEvidence.toneShare`): a ringing dish's or a
+  /// whistle's partials, not a voice's harmonics. Set by the listening pipeline.
+  public var toneShare: Double?
   /// For a command word of the commands reading: how far (dB) its loud frames stand above
   /// the utterance's median level (`SignalEvidence.standout`); in a long stretch of sound
   /// without pauses (music, a television) a word said to DirectMe stands out of it

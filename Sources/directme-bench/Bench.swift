@@ -361,6 +361,7 @@ struct AccuracyBench: ParsableCommand {
                 + (segment.verified.map { String(format: ", verified %.2f", $0) } ?? "")
                 + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "")
                 + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "")
+                + (segment.toneShare.map { String(format: ", tone %.1f%%", $0 * 100) } ?? "")
                 + (segment.standout.map { String(format: ", out %.1f dB", $0) } ?? "") + ")"
             } ?? "")
         }.joined(separator: " ")

@@ -294,6 +294,37 @@ struct SignalEvidenceTests {
     #expect(gate.passes(evidence, word: word))
   }
 
+  @Test("a vowel spreads its energy over its harmonics, a ringing pot's partials lie in a few sharp peaks; the gate refuses such an \"up\"")
+  func toneShare() {
+    let share = { (samples: [Int16]) -> Double? in
+      var whole = HighPassEnergy()
+      let energies = whole.frameEnergies(samples)
+      return SignalEvidence.toneShare(0..<energies.count, of: energies, samples: samples)
+    }
+    let silence = [Int16](repeating: 0, count: 1600)
+    let voice = share(silence + vowel(seconds: 0.3) + silence)!
+    #expect(voice < 0.9, "a vowel: \(voice)")
+    // A pot struck: partials at 410, 1,130 and 2,270 Hz ringing away.
+    let pot = (0..<8000).map { index -> Int16 in
+      let t = Double(index) / 16_000
+      let partials = sin(2 * .pi * 410 * t) + 0.6 * sin(2 * .pi * 1130 * t + 1) + 0.3 * sin(2 * .pi * 2270 * t + 2)
+      return Int16(clamping: Int(partials * exp(-t * 9) * 9_000))
+    }
+    let ringing = share(silence + pot)!
+    #expect(ringing >= Detector.Gate.maximumToneShareOfUp, "a pot: \(ringing)")
+    #expect(share([]) == nil)
+    // The gate asks it of "up" alone.
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let evidence = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30)
+    var word = WordSegment(word: "up", start: 0, end: 0.3, margin: 20, voiced: 0.1)
+    word.toneShare = voice
+    #expect(gate.passes(evidence, word: word))
+    word.toneShare = ringing
+    #expect(!gate.passes(evidence, word: word))
+    word.word = "down"
+    #expect(gate.passes(evidence, word: word))
+  }
+
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
   func backgroundVoicing() {
     var random = Signal.Random(seed: 7)
