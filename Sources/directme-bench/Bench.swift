@@ -359,6 +359,7 @@ struct AccuracyBench: ParsableCommand {
                 interpreter.confidence(ofWordAt: index, in: words, result: result) ?? 0)
                 + (segment.secondOpinion.map { String(format: ", base: %@ %.1f", $0.word, $0.margin) } ?? "")
                 + (segment.verified.map { String(format: ", verified %.2f", $0) } ?? "")
+                + (segment.voiced.map { String(format: ", run %.0f ms", $0 * 1000) } ?? "")
                 + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "")
                 + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "")
                 + (segment.toneShare.map { String(format: ", tone %.1f%%", $0 * 100) } ?? "")
