@@ -295,8 +295,24 @@ public struct Detector: Hashable, Sendable, Codable {
     /// clear margin, see `clearMargin`, or in a room's noise, see `clearVoiced`).
     public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
       passes(evidence, voiced: word.voiced, margin: word.margin) && !isBuried(evidence, word: word)
-        && (word.speechShare ?? 1) + 1e-9 >= Self.minimumSpeechShare(of: word.word)
-        && !(word.word == "up" && (word.toneShare ?? 0) >= Self.maximumToneShareOfUp)
+        && Self.unlikeVoice(word) == nil
+    }
+
+    /// Why a command word's loud part does not sound like a voice, nil when it does: its
+    /// energy lies outside the speech band (`minimumSpeechShare`) or in a few pure tones
+    /// (`maximumToneShareOfUp`).
+    public static func unlikeVoice(_ word: WordSegment) -> UnlikeVoice? {
+      if let share = word.speechShare, share + 1e-9 < minimumSpeechShare(of: word.word) { return .outsideSpeechBand }
+      if word.word == "up", let tone = word.toneShare, tone >= maximumToneShareOfUp { return .pureTones }
+      return nil
+    }
+
+    /// See `unlikeVoice`.
+    public enum UnlikeVoice: String, Hashable, Sendable, Codable {
+      /// Most of its energy under 200 Hz or over 3,400 Hz: a drum's thump, a cymbal's hiss.
+      case outsideSpeechBand = "outside the speech band"
+      /// Its energy in a few sharp spectral peaks: a ringing dish, a whistle, a bird's note.
+      case pureTones = "pure tones"
     }
 
     /// The share of "up"'s loud part's speech-band energy that may lie in three sharp spectral

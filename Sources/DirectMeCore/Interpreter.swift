@@ -81,6 +81,9 @@ public enum Rejection: Hashable, Sendable, Codable {
   /// The audio is a long stretch of sound without a pause (music, a television) and no
   /// command word stands out of it (`Detector.Gate.ContinuousSound`).
   case buried
+  /// The command words heard have a voice's dynamics and voicing, but their sound is not a
+  /// voice's (`Detector.Gate.unlikeVoice`): a drum, a cymbal, a ringing dish, a whistle.
+  case unlikeVoice(heard: [String], why: Detector.Gate.UnlikeVoice)
   /// Words were recognized, none of them a command.
   case notACommand(heard: [String])
   /// Command words were recognized, but none with enough confidence.
@@ -104,6 +107,13 @@ public enum Rejection: Hashable, Sendable, Codable {
       "no voice standing out of the voices around it (babble)"
     case .buried:
       "no word standing out of the sound around it (music, a television?)"
+    case .unlikeVoice(let heard, let why):
+      switch why {
+      case .outsideSpeechBand:
+        "\"\(heard.joined(separator: " "))\" is no voice's sound: its energy lies outside the speech band (a drum, a cymbal?)"
+      case .pureTones:
+        "\"\(heard.joined(separator: " "))\" is no voice's sound: its energy lies in a few pure tones (a ringing dish, a whistle, a bird?)"
+      }
     case .notACommand(let heard):
       "not a command: \"\(heard.joined(separator: " "))\""
     case .lowConfidence(let heard, let confidence, let threshold):
@@ -123,6 +133,7 @@ public enum Rejection: Hashable, Sendable, Codable {
     case .noVoice: "no-voice"
     case .amidVoices: "amid-voices"
     case .buried: "buried"
+    case .unlikeVoice: "unlike-voice"
     case .notACommand: "not-a-command"
     case .lowConfidence: "low-confidence"
     case .tooMuchOtherSpeech: "too-much-other-speech"
@@ -324,7 +335,19 @@ public struct Interpreter: Sendable {
           vocabulary.direction(of: $0.word) != nil && detector.gate.isBuried(result.signal, word: $0)
             && detector.gate.passes(result.signal, voiced: $0.voiced, margin: $0.margin)
         }
-        let rejection: Rejection = buried ? .buried : detector.gate.isAmidVoices(result.signal) ? .amidVoices : .noVoice
+        if buried { return Interpretation(instructions: [], rejection: .buried) }
+        // Voiced and standing out, but not a voice's sound.
+        let unlike = spoken.compactMap { word -> Detector.Gate.UnlikeVoice? in
+          guard vocabulary.direction(of: word.word) != nil,
+            detector.gate.passes(result.signal, voiced: word.voiced, margin: word.margin),
+            !detector.gate.isBuried(result.signal, word: word)
+          else { return nil }
+          return Detector.Gate.unlikeVoice(word)
+        }
+        if let why = unlike.first {
+          return Interpretation(instructions: [], rejection: .unlikeVoice(heard: heard, why: why))
+        }
+        let rejection: Rejection = detector.gate.isAmidVoices(result.signal) ? .amidVoices : .noVoice
         return Interpretation(instructions: [], rejection: rejection)
       }
       if let most = unsure.max(by: { $0.confidence < $1.confidence }) {

@@ -265,6 +265,32 @@ struct WordGateTests {
     #expect(refused.rejection == .noVoice)
   }
 
+  @Test("a command word whose sound is no voice's (outside the speech band, a few pure tones) is refused and said so")
+  func unlikeVoice() {
+    let interpreter = self.interpreter()
+    func result(_ word: String = "up", band: Double? = nil, tone: Double? = nil) -> RecognitionResult {
+      var command = WordSegment(word: word, start: 0.2, end: 0.5, score: -20, margin: 30, voiced: 0.1)
+      command.speechShare = band
+      command.toneShare = tone
+      return RecognitionResult(
+        transcriptions: [Transcription(segments: [command], score: -20)], start: 0, end: 1,
+        signal: SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30))
+    }
+    #expect(interpreter.interpret(result(band: 0.9, tone: 0.8)).directions == [.up])
+    let ringing = interpreter.interpret(result(band: 0.9, tone: 0.995))
+    #expect(ringing.directions.isEmpty)
+    #expect(ringing.rejection == .unlikeVoice(heard: ["up"], why: .pureTones))
+    #expect(ringing.rejection?.code == "unlike-voice")
+    #expect(ringing.rejection?.reason.contains("pure tones") == true)
+    let thump = interpreter.interpret(result("down", band: 0.1))
+    #expect(thump.rejection == .unlikeVoice(heard: ["down"], why: .outsideSpeechBand))
+    #expect(thump.rejection?.reason.contains("speech band") == true)
+    // Without voice, the gate's own reason stands.
+    var silent = result(band: 0.1)
+    silent.signal = SignalEvidence(voiced: 0, longestVoiced: 0, dynamicRange: 2)
+    #expect(interpreter.interpret(silent).rejection == .noVoice)
+  }
+
   @Test("a command word with a clear margin needs only one voiced frame and weighs its duration as in a phrase; one below it, without voice or without dynamics, is refused")
   func clearMargin() {
     let interpreter = self.interpreter(gate: .init(minimumVoiced: 0.03, minimumDynamicRange: 6, clearMargin: 10))
