@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Compare two runs of `directme-bench accuracy`, or simulate a gate rule on one.
+
+  scripts/bench-diff.py BEFORE/accuracy-items.tsv AFTER/accuracy-items.tsv [--show]
+      Per condition (items in both runs): the figure before and after (right for items with a
+      command, moving the ninja for items without), items gained and lost; --show lists them.
+
+  scripts/bench-diff.py ITEMS.tsv --refuse FEATURE --at-least X | --under X [--words up,down] [--show]
+      What the run would have given had the detector also refused every command word it took
+      (confidence >= --threshold, 0.65) whose printed FEATURE ("tone", "band", "loud", "run",
+      "out", "m" for the margin) is at least / under X: a rule tried on the heard lines
+      before it is built. Items whose acted-on directions do not match their heard words
+      (early decisions, companions) are left as they were.
+
+Standard library only (an analysis aid, not part of the product).
+"""
+import argparse
+import collections
+import re
+import sys
+
+WORD = re.compile(r"\b(up|down|left|right)\((m -?[\d.]+), c ([\d.]+)([^)]*)\)")
+
+
+def read(path):
+    items = collections.OrderedDict()
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            fields = line.rstrip("\n").split("\t")
+            if fields[0] == "condition" or len(fields) < 7:
+                continue
+            items[(fields[0], fields[1])] = (fields[2], fields[3], fields[6])
+    return items
+
+
+def good(expected, acted):
+    return acted == expected if expected else acted == ""
+
+
+def feature(text, name):
+    found = re.search(r"(?:^|, )" + re.escape(name) + r" (-?[\d.]+)", text)
+    return float(found.group(1)) if found else None
+
+
+def report(pairs, show):
+    """pairs: (condition, item) -> (expected, before, after, heard)."""
+    conditions = collections.OrderedDict()
+    for key, value in pairs.items():
+        conditions.setdefault(key[0], []).append((key[1],) + value)
+    print(f"{'condition':70s} {'n':>5s} {'before':>7s} {'after':>7s} gained lost")
+    totals = [0, 0]
+    for condition, rows in conditions.items():
+        commands = any(row[1] for row in rows)
+        def figure(acted_index):
+            if commands:
+                return 100 * sum(good(row[1], row[acted_index]) for row in rows) / len(rows)
+            return 100 * sum(row[acted_index] != "" for row in rows) / len(rows)
+        gained = [row for row in rows if good(row[1], row[3]) and not good(row[1], row[2])]
+        lost = [row for row in rows if good(row[1], row[2]) and not good(row[1], row[3])]
+        totals[0] += len(gained)
+        totals[1] += len(lost)
+        if gained or lost:
+            kind = "" if commands else "  (moving the ninja)"
+            print(f"{condition[:70]:70s} {len(rows):5d} {figure(2):7.1f} {figure(3):7.1f} {len(gained):6d} {len(lost):4d}{kind}")
+            if show:
+                for tag, group in (("+", gained), ("-", lost)):
+                    for row in group:
+                        print(f"    {tag} {row[0]} | expected '{row[1]}' | '{row[2]}' -> '{row[3]}' | {row[4][:160]}")
+    print(f"items gained {totals[0]}, lost {totals[1]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("before")
+    parser.add_argument("after", nargs="?")
+    parser.add_argument("--refuse", metavar="FEATURE")
+    bound = parser.add_mutually_exclusive_group()
+    bound.add_argument("--at-least", type=float)
+    bound.add_argument("--under", type=float)
+    parser.add_argument("--words", default="up,down,left,right")
+    parser.add_argument("--threshold", type=float, default=0.65)
+    parser.add_argument("--show", action="store_true")
+    options = parser.parse_args()
+
+    before = read(options.before)
+    if options.after:
+        after = read(options.after)
+        report({key: (value[0], value[1], after[key][1], after[key][2]) for key, value in before.items() if key in after}, options.show)
+        return
+    if not options.refuse or (options.at_least is None and options.under is None):
+        sys.exit("bench-diff: give a second items file, or --refuse FEATURE with --at-least or --under")
+    words = set(options.words.split(","))
+    pairs = collections.OrderedDict()
+    for key, (expected, acted, heard) in before.items():
+        taken = []
+        for part in heard.split(" | "):
+            for match in WORD.finditer(part):
+                word, margin, confidence, rest = match.group(1), match.group(2), float(match.group(3)), match.group(4)
+                if confidence < options.threshold:
+                    continue
+                value = feature(margin + rest, options.refuse)
+                refused = word in words and value is not None and (
+                    value >= options.at_least if options.at_least is not None else value < options.under)
+                taken.append((word, refused))
+        simulated = acted
+        if " ".join(word for word, _ in taken) == acted:
+            simulated = " ".join(word for word, refused in taken if not refused)
+        pairs[key] = (expected, acted, simulated, heard)
+    report(pairs, options.show)
+
+
+if __name__ == "__main__":
+    main()
