@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Held-out real sounds: how often recordings no rule was made on move the ninja.
+#
+#   scripts/held-out-sounds.sh [OUT]     (OUT: build/held-out by default)
+#
+# Downloads two Debian games' data without installing them (apt-get download, dpkg-deb -x into OUT)
+# and scores their sound effects with `directme score` (none holds a command, so every instruction
+# is a false alarm):
+#   - minetest-data: Minetest's sound effects (109 files: footsteps, water, doors, tools, digging).
+#   - megaglest-data's unit effects: non-vocal ones (hooves, hits, catapults, knives, water), attack
+#     sounds (sword swings with battle cries) and death cries, apart; its music and its units' spoken
+#     acknowledgements (`_ack`, `_select`) left out, its landscapes' ambience too (the benchmark's
+#     "real ambience" conditions use those).
+# Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
+# benchmark's sounds carries over. Needs `directme` built (swift build -c release) and network access
+# to the Debian mirror.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/held-out}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+directme=".build/release/directme"
+[ -x "$directme" ] || { echo "held-out-sounds: build first: swift build -c release" >&2; exit 1; }
+
+fetch() { # package -> unpacked under $out/$package
+  local package="$1"
+  if [ ! -d "$out/$package" ]; then
+    echo "held-out-sounds: downloading $package" >&2
+    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || { echo "held-out-sounds: cannot download $package" >&2; exit 1; }
+    dpkg-deb -x "$out"/"$package"_*.deb "$out/$package"
+    rm -f "$out"/"$package"_*.deb
+  fi
+}
+
+# One labels file per set: every file once (by content), no command expected.
+labels() { # name, then paths on stdin
+  local file="$out/$1.tsv"
+  sort | while IFS= read -r path; do printf '%s\t%s\n' "$(md5sum < "$path" | cut -c1-32)" "$path"; done \
+    | sort -u -k1,1 | cut -f2 | sort | awk '{print $0 "\t"}' > "$file"
+  echo "$file"
+}
+
+score() { # name, labels file
+  local rate
+  rate=$("$directme" score "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
+  printf '%-48s %s\n' "$1" "$rate"
+}
+
+fetch minetest-data
+fetch megaglest-data
+sounds() { find "$1" -type f \( -iname '*.ogg' -o -iname '*.wav' \); }
+minetest=$(sounds "$out/minetest-data/usr/share/games/minetest" | labels minetest)
+units=$(sounds "$out/megaglest-data/usr/share/games/megaglest" | grep -v -e /tilesets/ -e /music/ -e _ack -e _select)
+effects=$(echo "$units" | grep -v -e attack -e _die | labels megaglest-effects)
+attacks=$(echo "$units" | grep -e attack | labels megaglest-attacks)
+deaths=$(echo "$units" | grep -e _die | labels megaglest-deaths)
+
+score "Minetest's sound effects" "$minetest"
+score "MegaGlest's unit effects (non-vocal)" "$effects"
+score "MegaGlest's attack sounds (swings, battle cries)" "$attacks"
+score "MegaGlest's death cries" "$deaths"
