@@ -752,6 +752,22 @@ public struct CorpusBuilder {
     return items
   }
 
+  public static let commandThenClinks = "a command, then dishes clinking (1-3 s)"
+
+  /// Dishes clinking just after a command (`commandThenClinks`): each of `clinks`
+  /// (`clinksAlone`) 1 s after one of `commands` (every seventh, in turn), which must be acted
+  /// on and nothing else. Alone, a clip starts DirectMe listening; after a command its
+  /// utterances are cut and its noise floor learned as in a session under way.
+  public static func commandsThenClinks(_ clinks: [BenchItem], commands: [BenchItem]) -> [BenchItem] {
+    guard !commands.isEmpty else { return [] }
+    return clinks.enumerated().map { index, clink in
+      let command = commands[(index * 7) % commands.count]
+      return BenchItem(
+        id: "\(command.id) then \(clink.id)", condition: commandThenClinks, expected: command.expected,
+        samples: command.samples + Signal.silence(1) + clink.samples, speaker: command.speaker)
+    }
+  }
+
   public static let babbleAlone = "other voices alone (babble, 1-6 s)"
 
   /// The babble with nobody speaking to DirectMe (a television, people talking in the room):

@@ -306,7 +306,8 @@ struct AccuracyBench: ParsableCommand {
       items += CorpusBuilder.ambienceAlone(ambience) + CorpusBuilder.inAmbience(realCommands, ambience: ambience)
     }
     if includes(.nonspeech) {
-      items += try builder.nonSpeech() + builder.clinksAlone()
+      let clinks = builder.clinksAlone()
+      items += try builder.nonSpeech() + clinks + CorpusBuilder.commandsThenClinks(clinks, commands: realCommands)
       let music = try builder.musicAlone()
       if music.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); its condition is skipped") }
       items += music

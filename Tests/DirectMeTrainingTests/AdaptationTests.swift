@@ -713,3 +713,26 @@ func realAmbienceItems() throws {
   #expect(added[2] > 2 * added[0] && added[3] > 2 * added[1])
   #expect(CorpusBuilder.inAmbience(commands, ambience: ambience).map(\.samples) == mixed.map(\.samples))
 }
+
+@Test("the bench's command then dishes clinking: each clink clip 1 s after one of the commands (every seventh in turn), which is what is expected")
+func commandThenClinksItems() throws {
+  let cache = try TestSupport.temporaryFolder("clinks-after-cache")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let clinks = CorpusBuilder(cache: cache).clinksAlone()
+  let commands = (0..<10).map { index in
+    BenchItem(
+      id: "c\(index)", condition: "x", expected: [index % 2 == 0 ? .up : .left],
+      samples: [Int16](repeating: Int16(index + 1), count: 8000), speaker: "s\(index)")
+  }
+  #expect(CorpusBuilder.commandsThenClinks(clinks, commands: []).isEmpty)
+  let items = CorpusBuilder.commandsThenClinks(clinks, commands: commands)
+  #expect(items.count == clinks.count)
+  for (index, item) in items.enumerated() {
+    let command = commands[(index * 7) % commands.count]
+    #expect(item.condition == CorpusBuilder.commandThenClinks)
+    #expect(item.expected == command.expected && item.speaker == command.speaker)
+    #expect(item.id == "\(command.id) then \(clinks[index].id)")
+    // The command, 1 s of silence, the clinks.
+    #expect(item.samples == command.samples + [Int16](repeating: 0, count: Signal.rate) + clinks[index].samples)
+  }
+}
