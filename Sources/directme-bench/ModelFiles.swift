@@ -261,7 +261,9 @@ struct VoiceWarpFile: ParsableCommand {
   @Option(help: "How many recordings to shift (picked at random, seeded).")
   var recordings: Int = 700
 
-  @Option(help: ArgumentHelp("The shifts, in cents, comma-separated.", valueName: "list"))
+  // Unconditional: the list may start with a minus sign ("--cents -300,0,300"), which would
+  // otherwise be taken for an option and refused as a missing value.
+  @Option(parsing: .unconditional, help: ArgumentHelp("The shifts, in cents, comma-separated.", valueName: "list"))
   var cents: String = "-300,-200,-100,0,100,200,300"
 
   @Option(help: "Predictions within this many cents of 0 leave the voice as it is.")
