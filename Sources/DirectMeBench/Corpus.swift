@@ -134,7 +134,7 @@ public struct CorpusBuilder {
       for (index, item) in items.enumerated() {
         for kind in [rooms[index % rooms.count], .babble] {
           let condition = kind == .babble ? "babble, \(Int(snr)) dB SNR" : "room noise (tap, bike, kitchen), \(Int(snr)) dB SNR"
-          result.append(Self.mixed(item, with: kind, noises[kind]!, snr: snr, condition: condition, random: &random))
+          result.append(Self.mixed(item, with: kind.rawValue, noises[kind]!, snr: snr, condition: condition, random: &random))
         }
       }
     }
@@ -152,18 +152,19 @@ public struct CorpusBuilder {
     var random = Signal.Random(seed: UInt64(snr * 100) + 11)
     return items.enumerated().map { index, item in
       let kind = kinds[index % kinds.count]
-      return Self.mixed(item, with: kind, noises[kind]!, snr: snr, condition: Self.otherWordsInNoise, random: &random)
+      return Self.mixed(item, with: kind.rawValue, noises[kind]!, snr: snr, condition: Self.otherWordsInNoise, random: &random)
     }
   }
 
-  /// `item` mixed at `snr` with `noise` (of `kind`), from an offset `random` draws.
+  /// `item` mixed at `snr` with `noise` (named `name` in the item's id), from an offset
+  /// `random` draws.
   private static func mixed(
-    _ item: BenchItem, with kind: Noise, _ noise: [Int16], snr: Double, condition: String, random: inout Signal.Random
+    _ item: BenchItem, with name: String, _ noise: [Int16], snr: Double, condition: String, random: inout Signal.Random
   ) -> BenchItem {
     let offset = Int.random(in: 0..<noise.count, using: &random)
     return BenchItem(
-      id: "\(kind.rawValue) \(Int(snr)) dB/\(item.id)", condition: condition, expected: item.expected,
-      samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset))
+      id: "\(name) \(Int(snr)) dB/\(item.id)", condition: condition, expected: item.expected,
+      samples: Signal.mix(item.samples, noise: noise, snr: snr, offset: offset), speaker: item.speaker)
   }
 
   /// `samples` as `make` turns them (from an input file into an output file, by sox), kept
@@ -975,11 +976,7 @@ public struct CorpusBuilder {
       var random = Signal.Random(seed: UInt64(snr * 100) + 41)
       return said.enumerated().map { index, item in
         let (name, samples) = ambience[index % ambience.count]
-        let offset = Int.random(in: 0..<samples.count, using: &random)
-        return BenchItem(
-          id: "\(name) \(Int(snr)) dB/\(item.id)", condition: commandsInAmbience + ", \(Int(snr)) dB SNR",
-          expected: item.expected, samples: Signal.mix(item.samples, noise: samples, snr: snr, offset: offset),
-          speaker: item.speaker)
+        return mixed(item, with: name, samples, snr: snr, condition: commandsInAmbience + ", \(Int(snr)) dB SNR", random: &random)
       }
     }
   }

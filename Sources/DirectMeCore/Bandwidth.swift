@@ -33,7 +33,7 @@ public struct Bandwidth: Equatable, Sendable {
   public static func of(_ samples: [Int16]) -> Bandwidth? {
     guard samples.count > window else { return nil }
     let fft = FFT(size: window)
-    let hann = (0..<window).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window - 1)) }
+    let hann = FFT.hann(window)
     var total: [Double] = []
     var below: [Double] = []
     var above: [Double] = []

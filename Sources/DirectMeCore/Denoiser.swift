@@ -165,6 +165,11 @@ struct FFT {
     }
   }
 
+  /// A symmetric Hann window of `size` points (zero at both ends).
+  static func hann(_ size: Int) -> [Double] {
+    (0..<size).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size - 1)) }
+  }
+
   /// The discrete Fourier transform of `re + i im` (unscaled; the inverse uses +i in the
   /// exponent and is not divided by the size either).
   func transform(_ re: inout [Double], _ im: inout [Double], inverse: Bool) {

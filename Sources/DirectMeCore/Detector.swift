@@ -294,8 +294,23 @@ public struct Detector: Hashable, Sendable, Codable {
     /// a steady voiced run (its vowel) when its voicing was measured (a short one with a
     /// clear margin, see `clearMargin`, or in a room's noise, see `clearVoiced`).
     public func passes(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
-      passes(evidence, voiced: word.voiced, margin: word.margin) && !isBuried(evidence, word: word)
-        && Self.unlikeVoice(word) == nil
+      refusal(evidence, word: word) == nil
+    }
+
+    /// Why the gate refuses a command word (nil: it passes), in the order asked: no voice or
+    /// dynamics (`passes(_:voiced:margin:)`), buried in the sound around it (`isBuried`), not a
+    /// voice's sound (`unlikeVoice`).
+    public func refusal(_ evidence: SignalEvidence?, word: WordSegment) -> Refusal? {
+      if !passes(evidence, voiced: word.voiced, margin: word.margin) { return .noVoice }
+      if isBuried(evidence, word: word) { return .buried }
+      return Self.unlikeVoice(word).map(Refusal.unlikeVoice)
+    }
+
+    /// See `refusal`.
+    public enum Refusal: Hashable, Sendable {
+      case noVoice
+      case buried
+      case unlikeVoice(UnlikeVoice)
     }
 
     /// Why a command word's loud part does not sound like a voice, nil when it does: its

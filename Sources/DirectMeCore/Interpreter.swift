@@ -330,21 +330,12 @@ public struct Interpreter: Sendable {
     }
     if instructions.isEmpty {
       if result.commandsReading != nil && !voiced {
+        let refusals = spoken.filter { vocabulary.direction(of: $0.word) != nil }
+          .compactMap { detector.gate.refusal(result.signal, word: $0) }
         // Voiced enough, but none standing out of the sound it lies in.
-        let buried = spoken.contains {
-          vocabulary.direction(of: $0.word) != nil && detector.gate.isBuried(result.signal, word: $0)
-            && detector.gate.passes(result.signal, voiced: $0.voiced, margin: $0.margin)
-        }
-        if buried { return Interpretation(instructions: [], rejection: .buried) }
+        if refusals.contains(.buried) { return Interpretation(instructions: [], rejection: .buried) }
         // Voiced and standing out, but not a voice's sound.
-        let unlike = spoken.compactMap { word -> Detector.Gate.UnlikeVoice? in
-          guard vocabulary.direction(of: word.word) != nil,
-            detector.gate.passes(result.signal, voiced: word.voiced, margin: word.margin),
-            !detector.gate.isBuried(result.signal, word: word)
-          else { return nil }
-          return Detector.Gate.unlikeVoice(word)
-        }
-        if let why = unlike.first {
+        for case .unlikeVoice(let why) in refusals {
           return Interpretation(instructions: [], rejection: .unlikeVoice(heard: heard, why: why))
         }
         let rejection: Rejection = detector.gate.isAmidVoices(result.signal) ? .amidVoices : .noVoice

@@ -193,7 +193,6 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     let loud = loudFrames(frames, of: energies)
     guard !loud.isEmpty else { return nil }
     let size = toneWindow
-    let fft = FFT(size: size)
     let band = Int((200.0 * Double(size) / 16_000).rounded(.up))...Int(3_400.0 * Double(size) / 16_000)
     var shares: [Double] = []
     var re = [Double](repeating: 0, count: size)
@@ -205,7 +204,7 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
         re[index] = at >= 0 && at < samples.count ? Double(samples[at]) * hann[index] : 0
         im[index] = 0
       }
-      fft.transform(&re, &im, inverse: false)
+      toneFFT.transform(&re, &im, inverse: false)
       var power = band.map { re[$0] * re[$0] + im[$0] * im[$0] }
       let total = power.reduce(0, +)
       guard total > 0 else { continue }
@@ -228,7 +227,8 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   static let toneWindow = 512
   static let tonePeaks = 3
   static let peakHalfWidth = 2
-  private static let hann = (0..<toneWindow).map { 0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(toneWindow - 1)) }
+  private static let hann = FFT.hann(toneWindow)
+  private static let toneFFT = FFT(size: toneWindow)
 
   /// The longest run of voiced frames in `frames` whose pitch holds steady (within 15%
   /// from frame to frame), in seconds.
