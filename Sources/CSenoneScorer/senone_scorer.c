@@ -1,7 +1,14 @@
 #include "senone_scorer.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -198,6 +205,32 @@ struct directme_senone_scorer {
   float *fits;
   long fit_count, fit_capacity;
   int32_t frame_norm; /* this frame's codeword normalization, summed over the streams */
+  /* Frames scored ahead, every senone (see `score_ahead`): from `ahead_first`, `ahead_count`
+   * of them, each frame's top-N codewords as its slot of the ring is to hold them
+   * ([frame][slot]), codeword normalization (`ahead_norm`, by stream in `ahead_stream_norm`),
+   * senone scores before the best is taken off ([frame][senone]) and best; `ahead_next`: the
+   * frame they serve next (-1: none). */
+  topn_t *ahead_topn;
+  int32_t *ahead_ascores;
+  mfcc_t *ahead_feat;
+  mfcc_t *ahead_scratch; /* [part][codeword]: distances of frames past the last at hand */
+  int32_t ahead_norm[BATCH];
+  int32_t ahead_stream_norm[BATCH][MAX_STREAMS];
+  int32_t ahead_best[BATCH];
+  int32_t part_top[2][BATCH][MAX_STREAMS]; /* each part's best codeword score, >> SENSCR_SHIFT */
+  int32_t part_best[2][BATCH];
+  mfcc_t **ahead_frames[BATCH];
+  int ahead_first, ahead_count, ahead_next;
+  /* The codebooks [0, split) are the first part's, the rest the second's: about half the
+   * work each (a codebook's Gaussians, then its senones). */
+  int split;
+  /* A helper thread scoring the second part while this one scores the first. */
+  pthread_t helper;
+  int helper_running;
+  int phase;
+  _Atomic uint32_t go;   /* bumped to start a phase */
+  _Atomic uint32_t done; /* the helper's answer: the `go` it finished */
+  _Atomic int quit;
 };
 
 /* The codeword scores of one frame: every codebook, stream and codeword. */
@@ -317,6 +350,10 @@ static void release(directme_senone_scorer *s) {
   free(s->row_scores);
   free(s->ascores);
   free(s->fits);
+  free(s->ahead_topn);
+  free(s->ahead_ascores);
+  free(s->ahead_feat);
+  free(s->ahead_scratch);
   free(s);
 }
 
@@ -329,6 +366,7 @@ static int hooked_transform(void *mgau, void *mllr) {
   int status = s->original->transform(mgau, mllr);
   copy_gaussians(s);
   s->batch_count = 0;
+  s->ahead_next = -1;
   return status;
 }
 
@@ -406,6 +444,22 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   memcpy(next, s->cb_start, (size_t)s->n_mgau * sizeof(int));
   for (int sen = 0; sen < s->n_sen; ++sen) s->cb_senones[next[ptm->sen2cb[sen]]++] = sen;
   free(next);
+  /* Frames scored ahead; the parts: a codebook's Gaussians weigh about as much as the
+   * average codebook's senones. */
+  s->ahead_topn = malloc((size_t)BATCH * s->slot_size * sizeof(topn_t));
+  s->ahead_ascores = malloc((size_t)BATCH * s->n_sen * sizeof(int32_t));
+  s->ahead_feat = malloc((size_t)BATCH * s->total_featlen * sizeof(mfcc_t));
+  s->ahead_scratch = malloc((size_t)2 * s->n_density * sizeof(mfcc_t));
+  if (!s->ahead_topn || !s->ahead_ascores || !s->ahead_feat || !s->ahead_scratch) {
+    free(s->ahead_topn);
+    s->ahead_topn = NULL; /* the frames are scored one by one */
+  }
+  s->ahead_next = -1;
+  double whole = 0, average = (double)s->n_sen / s->n_mgau;
+  for (int cb = 0; cb < s->n_mgau; ++cb) whole += 1 + (s->cb_start[cb + 1] - s->cb_start[cb]) / average;
+  double so_far = 0;
+  for (s->split = 0; s->split < s->n_mgau && so_far < whole / 2; ++s->split)
+    so_far += 1 + (s->cb_start[s->split + 1] - s->cb_start[s->split]) / average;
 
   s->original = ptm->vt;
   s->hook.funcs = *ptm->vt;
@@ -418,6 +472,7 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
 
 void directme_senone_scorer_detach(directme_senone_scorer *s) {
   if (s == NULL) return;
+  directme_senone_scorer_set_threads(s, 1);
   for (int i = 0; i < s->n_hist; ++i) history_copy(s, i, 0);
   if (s->ptm->vt == &s->hook.funcs) s->ptm->vt = s->original;
   if (s->in_place) transpose_gaussians(s, 0);
@@ -623,6 +678,31 @@ static mfcc_t const *batched_distances(directme_senone_scorer *s, mfcc_t **feat,
 #endif
 }
 
+/* eval_cb's pass over one codebook's codewords, scored `dist`, into `topn`, which holds the
+ * previous frame's top codewords (their scores not read). */
+static void select_topn(topn_t *topn, int max_topn, int n, mfcc_t const *dist, int avx2) {
+  /* eval_topn: the previous frame's top codewords first, in their new order (their scores
+   * are the same floats a codeword-by-codeword evaluation gives: same operations, same order). */
+  for (int i = 0; i < max_topn; ++i) insertion_sort_topn(topn, i, (int32_t)dist[topn[i].cw]);
+  /* The worst kept only gets better as codewords come in: a run of four (eight) all under
+   * it now holds no codeword to keep. */
+  int cw = 0;
+#if defined(__x86_64__)
+  if (avx2) cw = select_topn_avx2(topn, max_topn, n, dist);
+  topn_t const *worst = topn + (max_topn - 1);
+  for (; cw + 4 <= n; cw += 4) {
+    __m128 four = _mm_loadu_ps(dist + cw);
+    int mask = _mm_movemask_ps(_mm_cmpge_ps(four, _mm_set1_ps((mfcc_t)worst->score)));
+    if (mask == 0) continue;
+    for (int k = 0; k < 4; ++k)
+      if (mask & (1 << k)) consider(topn, max_topn, cw + k, dist[cw + k]);
+  }
+#else
+  (void)avx2;
+#endif
+  for (; cw < n; ++cw) consider(topn, max_topn, cw, dist[cw]);
+}
+
 /* Top-N codewords of one codebook and stream: pocketsphinx's eval_topn, then eval_cb. Its
  * early exits (a codeword whose partial score falls under the worst kept) change nothing:
  * the partial scores only fall. Here every codeword's score is computed in one pass. */
@@ -653,24 +733,7 @@ static void eval_codebook(directme_senone_scorer *s, int cb, int f, mfcc_t const
       distances(n, len, z, mean, var, det, s->dist);
     dist = s->dist;
   }
-  /* eval_topn: the previous frame's top codewords first, in their new order (their scores
-   * are the same floats a codeword-by-codeword evaluation gives: same operations, same order). */
-  for (int i = 0; i < s->max_topn; ++i) insertion_sort_topn(topn, i, (int32_t)dist[topn[i].cw]);
-  /* The worst kept only gets better as codewords come in: a run of four (eight) all under
-   * it now holds no codeword to keep. */
-  int cw = 0;
-#if defined(__x86_64__)
-  if (s->avx2) cw = select_topn_avx2(topn, s->max_topn, n, dist);
-  topn_t const *worst = topn + (s->max_topn - 1);
-  for (; cw + 4 <= n; cw += 4) {
-    __m128 four = _mm_loadu_ps(dist + cw);
-    int mask = _mm_movemask_ps(_mm_cmpge_ps(four, _mm_set1_ps((mfcc_t)worst->score)));
-    if (mask == 0) continue;
-    for (int k = 0; k < 4; ++k)
-      if (mask & (1 << k)) consider(topn, s->max_topn, cw + k, dist[cw + k]);
-  }
-#endif
-  for (; cw < n; ++cw) consider(topn, s->max_topn, cw, dist[cw]);
+  select_topn(topn, s->max_topn, n, dist, s->avx2);
 }
 
 /* pocketsphinx's fast_logmath_add on negated logs: the smaller less the table's share. */
@@ -768,6 +831,9 @@ static void evaluate_codebooks(directme_senone_scorer *s, uint8_t const *senone_
 static int32_t score_senones(directme_senone_scorer *s, int16_t *senone_scores, uint8_t const *senone_active,
                           int32_t n_senone_active, int32_t compallsen);
 
+static int serve_ahead(directme_senone_scorer *s, int16_t *senone_scores, mfcc_t **feat, int32_t frame);
+static void record_fit(directme_senone_scorer *s, int32_t frame, int32_t best);
+
 /* pocketsphinx's ptm_mgau_frame_eval, the same numbers: the top-N codewords of every
  * codebook (of the active ones only, unless every senone is scored), normalized, then the
  * active senones' scores (or every senone's), less the best. */
@@ -779,6 +845,11 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
   s->topn = s->ring + (size_t)slot * s->slot_size;
   s->cb_active = s->cb_active_ring + (size_t)slot * s->n_mgau;
   int fresh = frame >= ptm->frame_idx;
+  if (fresh && compallsen && serve_ahead(s, senone_scores, feat, frame)) {
+    record_fit(s, frame, s->ahead_best[frame - s->ahead_first]);
+    return 0;
+  }
+  s->ahead_next = -1;
   if (fresh) {
     memcpy(s->topn, s->ring + (size_t)((slot + s->n_hist - 1) % s->n_hist) * s->slot_size, s->slot_size * sizeof(topn_t));
     evaluate_codebooks(s, senone_active, n_senone_active, feat, frame, compallsen);
@@ -795,19 +866,22 @@ static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *se
     }
   }
   int32_t best = score_senones(s, senone_scores, senone_active, n_senone_active, compallsen);
-  if (fresh && compallsen) {
-    if (frame == 0) s->fit_count = 0; /* an utterance's frames only */
-    if (s->fit_count == s->fit_capacity) {
-      long capacity = s->fit_capacity ? 2 * s->fit_capacity : 1024;
-      float *grown = realloc(s->fits, (size_t)capacity * sizeof *grown);
-      if (grown) {
-        s->fits = grown;
-        s->fit_capacity = capacity;
-      }
-    }
-    if (s->fit_count < s->fit_capacity) s->fits[s->fit_count++] = (float)s->frame_norm - (float)best;
-  }
+  if (fresh && compallsen) record_fit(s, frame, best);
   return 0;
+}
+
+/* The fit of a new frame scored with every senone, its best senone's score `best`. */
+static void record_fit(directme_senone_scorer *s, int32_t frame, int32_t best) {
+  if (frame == 0) s->fit_count = 0; /* an utterance's frames only */
+  if (s->fit_count == s->fit_capacity) {
+    long capacity = s->fit_capacity ? 2 * s->fit_capacity : 1024;
+    float *grown = realloc(s->fits, (size_t)capacity * sizeof *grown);
+    if (grown) {
+      s->fits = grown;
+      s->fit_capacity = capacity;
+    }
+  }
+  if (s->fit_count < s->fit_capacity) s->fits[s->fit_count++] = (float)s->frame_norm - (float)best;
 }
 
 /* ptm_mgau_calc_cb_active, ptm_mgau_codebook_eval and ptm_mgau_codebook_norm on the frame's
@@ -955,3 +1029,247 @@ static int score_every_senone(directme_senone_scorer *s) {
   }
   return bestscore;
 }
+
+/* Frames scored ahead: when every senone is scored and the frames after this one are at
+ * hand (a whole utterance decoded at once), up to BATCH frames are scored together, each
+ * codebook's Gaussians read once for all of them, and split by codebook between this thread
+ * and a helper (`directme_senone_scorer_set_threads`): a codebook's top-N codewords go on
+ * from frame to frame on their own, and its senones read only its top-N. The codeword
+ * normalization, which takes every codebook's best, comes between. The numbers are the same
+ * as one frame after another (the same operations on each codebook, in the same order; the
+ * senone scores are sums of integers). */
+
+#if defined(__x86_64__)
+enum { SPINS = 2000 };
+
+static void futex_wait(_Atomic uint32_t *address, uint32_t value) {
+#if defined(__linux__)
+  syscall(SYS_futex, (uint32_t *)address, FUTEX_WAIT_PRIVATE, value, NULL, NULL, 0);
+#else
+  (void)address; (void)value;
+  _mm_pause();
+#endif
+}
+
+static void futex_wake(_Atomic uint32_t *address) {
+#if defined(__linux__)
+  syscall(SYS_futex, (uint32_t *)address, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#else
+  (void)address;
+#endif
+}
+
+/* Waits until `*address` no longer holds `value` (spinning a little, then sleeping); returns
+ * what it holds. */
+static uint32_t wait_change(_Atomic uint32_t *address, uint32_t value) {
+  for (int i = 0; i < SPINS; ++i) {
+    uint32_t now = atomic_load_explicit(address, memory_order_acquire);
+    if (now != value) return now;
+    _mm_pause();
+  }
+  for (;;) {
+    uint32_t now = atomic_load_explicit(address, memory_order_acquire);
+    if (now != value) return now;
+    futex_wait(address, value);
+  }
+}
+
+/* Phase 0: the codebooks [lo, hi)'s codeword scores for the frames ahead, and their top-N
+ * from frame to frame; phase 1: their top-N normalized, and their senones scored. `part`: 0
+ * or 1, where the part's best scores go. */
+static void ahead_part(directme_senone_scorer *s, int part, int phase) {
+  int lo = part == 0 ? 0 : s->split, hi = part == 0 ? s->split : s->n_mgau;
+  int n = s->ahead_count;
+  int nf = s->n_feat, top = s->max_topn;
+  gauden_mirror const *g = s->ptm->g;
+  if (phase == 0) {
+    for (int k = 0; k < n; ++k)
+      for (int f = 0; f < nf; ++f) s->part_top[part][k][f] = WORST_SCORE;
+    topn_t const *previous = s->ring + (size_t)((s->ahead_first + s->n_hist - 1) % s->n_hist) * s->slot_size;
+    mfcc_t *scratch = s->ahead_scratch + (size_t)part * s->n_density;
+    for (int cb = lo; cb < hi; ++cb)
+      for (int f = 0; f < nf; ++f) {
+        size_t at = (size_t)(cb * nf + f) * s->n_density;
+        mfcc_t const *z[BATCH];
+        mfcc_t *dist[BATCH];
+        for (int k = 0; k < BATCH; ++k) {
+          z[k] = s->ahead_frames[k < n ? k : n - 1][f];
+          /* Frames past the last at hand are scored into the part's scratch block. */
+          dist[k] = k < n ? s->batch_dist + (size_t)k * batch_frame_size(s) + at : scratch;
+        }
+        size_t block = s->block[cb * nf + f];
+        distances_batch_avx2(s->n_density, s->featlen[f], z, s->mean_t + block, s->var_t + block, g->det[cb][f], dist);
+        topn_t chain[MAX_TOPN];
+        size_t place = (size_t)(cb * nf + f) * top;
+        memcpy(chain, previous + place, (size_t)top * sizeof(topn_t));
+        for (int k = 0; k < n; ++k) {
+          select_topn(chain, top, s->n_density, dist[k], 1);
+          memcpy(s->ahead_topn + (size_t)k * s->slot_size + place, chain, (size_t)top * sizeof(topn_t));
+          int32_t best = chain[0].score >> SENSCR_SHIFT;
+          if (best > s->part_top[part][k][f]) s->part_top[part][k][f] = best;
+        }
+      }
+    return;
+  }
+  uint8_t const *table = s->add_table;
+  for (int k = 0; k < n; ++k) {
+    int32_t *ascores = s->ahead_ascores + (size_t)k * s->n_sen;
+    int best = 0x7fffffff;
+    for (int cb = lo; cb < hi; ++cb) {
+      int const *senones = s->cb_senones + s->cb_start[cb];
+      int count = s->cb_start[cb + 1] - s->cb_start[cb];
+      for (int f = 0; f < nf; ++f) {
+        topn_t *topn = s->ahead_topn + (size_t)k * s->slot_size + (size_t)(cb * nf + f) * top;
+        int32_t norm = s->ahead_stream_norm[k][f];
+        for (int j = 0; j < top; ++j) {
+          int32_t score = topn[j].score >> SENSCR_SHIFT;
+          score -= norm;
+          score = -score;
+          if (score > MAX_NEG_ASCR) score = MAX_NEG_ASCR;
+          topn[j].score = score;
+        }
+      }
+      if (count == 0) continue;
+      for (int i = 0; i < count; ++i) ascores[senones[i]] = 0;
+      for (int f = 0; f < nf; ++f) {
+        topn_t const *topn = s->ahead_topn + (size_t)k * s->slot_size + (size_t)(cb * nf + f) * top;
+        uint8_t const *const rows[4] = {
+          s->ptm->mixw[f][topn[0].cw], s->ptm->mixw[f][topn[1].cw], s->ptm->mixw[f][topn[2].cw], s->ptm->mixw[f][topn[3].cw]};
+        int const scores[4] = {topn[0].score, topn[1].score, topn[2].score, topn[3].score};
+        add_stream_avx2(rows, scores, senones, count, ascores, table, s->short_table);
+      }
+      for (int i = 0; i < count; ++i)
+        if (ascores[senones[i]] < best) best = ascores[senones[i]];
+    }
+    s->part_best[part][k] = best;
+  }
+}
+
+static void *helper_main(void *argument) {
+  directme_senone_scorer *s = argument;
+  uint32_t seen = 0;
+  for (;;) {
+    seen = wait_change(&s->go, seen);
+    if (atomic_load(&s->quit)) return NULL;
+    ahead_part(s, 1, s->phase);
+    atomic_store_explicit(&s->done, seen, memory_order_release);
+    futex_wake(&s->done);
+  }
+}
+
+/* One phase of `ahead_part` over every codebook: the second part by the helper, if any. */
+static void run_phase(directme_senone_scorer *s, int phase) {
+  if (!s->helper_running) {
+    ahead_part(s, 0, phase);
+    ahead_part(s, 1, phase);
+    return;
+  }
+  s->phase = phase;
+  uint32_t ticket = atomic_load_explicit(&s->go, memory_order_relaxed) + 1;
+  atomic_store_explicit(&s->go, ticket, memory_order_release);
+  futex_wake(&s->go);
+  ahead_part(s, 0, phase);
+  uint32_t answer = atomic_load_explicit(&s->done, memory_order_acquire);
+  while (answer != ticket) answer = wait_change(&s->done, answer);
+}
+
+/* Scores the frames from `frame` on (their features at hand) into the `ahead` arrays; 0 when
+ * fewer than two are at hand or the model is not one this path reads. */
+static int score_ahead(directme_senone_scorer *s, int32_t frame) {
+  if (!s->avx2 || s->ds_ratio != 1 || s->ptm->mixw_cb != NULL || s->max_topn != 4 || s->ahead_topn == NULL) return 0;
+  acmod_mirror const *a = s->acmod;
+  if (a == NULL || a->feat_buf == NULL || a->n_feat_alloc < 1 || a->feat_outidx < 0 || a->feat_outidx >= a->n_feat_alloc
+      || a->n_feat_frame < 2 || a->n_feat_frame > a->n_feat_alloc || a->output_frame != frame)
+    return 0;
+  int n = a->n_feat_frame < BATCH ? a->n_feat_frame : BATCH;
+  for (int k = 0; k < n; ++k) {
+    s->ahead_frames[k] = a->feat_buf[(a->feat_outidx + k) % a->n_feat_alloc];
+    if (s->ahead_frames[k] == NULL) return 0;
+    mfcc_t *kept = s->ahead_feat + (size_t)k * s->total_featlen;
+    for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f)
+      memcpy(kept, s->ahead_frames[k][f], (size_t)s->featlen[f] * sizeof(mfcc_t));
+  }
+  s->ahead_first = frame;
+  s->ahead_count = n;
+  s->batch_count = 0; /* `batch_dist` is overwritten */
+  run_phase(s, 0);
+  for (int k = 0; k < n; ++k) {
+    s->ahead_norm[k] = 0;
+    for (int f = 0; f < s->n_feat; ++f) {
+      int32_t norm = s->part_top[0][k][f] > s->part_top[1][k][f] ? s->part_top[0][k][f] : s->part_top[1][k][f];
+      s->ahead_stream_norm[k][f] = norm;
+      s->ahead_norm[k] += norm;
+    }
+  }
+  run_phase(s, 1);
+  for (int k = 0; k < n; ++k) s->ahead_best[k] = s->part_best[0][k] < s->part_best[1][k] ? s->part_best[0][k] : s->part_best[1][k];
+  s->ahead_next = frame;
+  return 1;
+}
+#endif
+
+/* `frame`'s senone scores from the frames scored ahead, scoring the next ones first when
+ * `frame` is not the one they serve next; 0 when this path does not serve it. Its top-N go
+ * to its slot of the ring, as scoring it alone leaves them. */
+static int serve_ahead(directme_senone_scorer *s, int16_t *senone_scores, mfcc_t **feat, int32_t frame) {
+#if defined(__x86_64__)
+  int k = frame - s->ahead_first;
+  int ready = s->ahead_next >= 0 && frame == s->ahead_next && k >= 0 && k < s->ahead_count;
+  if (ready) {
+    mfcc_t const *kept = s->ahead_feat + (size_t)k * s->total_featlen;
+    for (int f = 0; f < s->n_feat && ready; kept += s->featlen[f], ++f)
+      ready = memcmp(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t)) == 0;
+  }
+  if (!ready) {
+    s->ahead_next = -1;
+    if (!score_ahead(s, frame)) return 0;
+    k = 0;
+    mfcc_t const *kept = s->ahead_feat;
+    for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f)
+      if (memcmp(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t)) != 0) {
+        s->ahead_next = -1;
+        return 0;
+      }
+  }
+  int slot = frame % s->n_hist;
+  s->topn = s->ring + (size_t)slot * s->slot_size;
+  s->cb_active = s->cb_active_ring + (size_t)slot * s->n_mgau;
+  memcpy(s->topn, s->ahead_topn + (size_t)k * s->slot_size, s->slot_size * sizeof(topn_t));
+  memset(s->cb_active, 1, (size_t)s->n_mgau);
+  s->frame_norm = s->ahead_norm[k];
+  int32_t const *ascores = s->ahead_ascores + (size_t)k * s->n_sen;
+  int32_t best = s->ahead_best[k];
+  for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)((int16_t)ascores[sen] - best);
+  s->frames_from_batches++;
+  s->ahead_next = frame + 1;
+  return 1;
+#else
+  (void)s; (void)senone_scores; (void)feat; (void)frame;
+  return 0;
+#endif
+}
+
+int directme_senone_scorer_set_threads(directme_senone_scorer *s, int threads) {
+  if (s == NULL) return 1;
+#if defined(__x86_64__) && defined(__linux__)
+  if (threads >= 2 && !s->helper_running && s->avx2 && s->ahead_topn != NULL) {
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    atomic_store(&s->quit, 0);
+    s->helper_running = pthread_create(&s->helper, &attributes, helper_main, s) == 0;
+    pthread_attr_destroy(&attributes);
+  } else if (threads < 2 && s->helper_running) {
+    atomic_store(&s->quit, 1);
+    atomic_fetch_add(&s->go, 1);
+    futex_wake(&s->go);
+    pthread_join(s->helper, NULL);
+    s->helper_running = 0;
+  }
+#else
+  (void)threads;
+#endif
+  return s->helper_running ? 2 : 1;
+}
+
+int directme_senone_scorer_threads(directme_senone_scorer const *s) { return s != NULL && s->helper_running ? 2 : 1; }

@@ -31,7 +31,7 @@ final class Decoder {
     }
     self.handle = decoder
     self.config = config
-    scorer = Self.attachScorer(to: decoder)
+    scorer = Self.attachScorer(to: decoder, config: config)
     releaseModelDefinition()
   }
 
@@ -44,9 +44,30 @@ final class Decoder {
     if let definition { MappedFile.releasePages(of: definition) }
   }
 
-  /// DirectMe's scorer installed in `decoder`'s acoustic model, nil when it cannot read the model.
-  private static func attachScorer(to decoder: OpaquePointer) -> OpaquePointer? {
-    directme_acmod(decoder).flatMap { directme_senone_scorer_attach($0) }
+  /// DirectMe's scorer installed in `decoder`'s acoustic model, nil when it cannot read the
+  /// model; with `scoringThreads` threads when the decoder scores every senone.
+  private static func attachScorer(to decoder: OpaquePointer, config: OpaquePointer) -> OpaquePointer? {
+    let scorer = directme_acmod(decoder).flatMap { directme_senone_scorer_attach($0) }
+    if let scorer, cmd_ln_int_r(config, "-compallsen") != 0 {
+      directme_senone_scorer_set_threads(scorer, Int32(scoringThreads.load(ordering: .relaxed)))
+    }
+    return scorer
+  }
+
+  /// Threads that score a whole utterance's frames when every senone is scored (the final
+  /// pass's decoders; `directme_senone_scorer_set_threads`): 2, this one and a helper, on a
+  /// machine with two cores or more; the scores are the same with 1. Decoders made after a
+  /// change take it. (`directme-bench accuracy` sets 1 when it runs a recognizer on each core.)
+  /// `DIRECTME_SCORING_THREADS=1` in the environment keeps to one.
+  static let scoringThreads = Atomic<Int>(
+    ProcessInfo.processInfo.environment["DIRECTME_SCORING_THREADS"].flatMap(Int.init)
+      ?? min(2, ProcessInfo.processInfo.activeProcessorCount))
+
+  /// Threads this decoder's scorer scores with (see `scoringThreads`); setting it starts or
+  /// stops its helper. 1 without DirectMe's scorer.
+  var threadsScoring: Int {
+    get { scorer.map { Int(directme_senone_scorer_threads($0)) } ?? 1 }
+    set { if let scorer { _ = directme_senone_scorer_set_threads(scorer, Int32(newValue)) } }
   }
 
   deinit {
@@ -75,7 +96,7 @@ final class Decoder {
     get { scorer != nil }
     set {
       if newValue, scorer == nil {
-        scorer = Self.attachScorer(to: handle)
+        scorer = Self.attachScorer(to: handle, config: config)
       } else if !newValue, let attached = scorer {
         directme_senone_scorer_detach(attached)
         scorer = nil

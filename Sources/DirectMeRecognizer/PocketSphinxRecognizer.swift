@@ -3,6 +3,14 @@ import DirectMeCore
 import Foundation
 
 public final class PocketSphinxRecognizer: Recognizer {
+  /// Threads the final pass scores an utterance with (this one and a helper; the results are
+  /// the same with any number): 2 on a machine with two cores or more. Recognizers made after
+  /// a change take it: one per core, as `directme-bench accuracy` runs them, should keep to 1.
+  public static var scoringThreads: Int {
+    get { Decoder.scoringThreads.load(ordering: .relaxed) }
+    set { Decoder.scoringThreads.store(newValue, ordering: .relaxed) }
+  }
+
   public let configuration: RecognizerConfiguration
   /// Every word the grammar can produce.
   public let grammarWords: Set<String>

@@ -101,11 +101,17 @@ struct SenoneScoresTests {
     // history), and when two score alike, which is kept depends on that start. One decoder
     // switching scorers between the two readings of a clip started the second from another
     // history: about 1 run in 15 found some first-frame scores of a noise clip differing.
+    // DirectMe's scorer once with a helper thread scoring half the codebooks of the frames
+    // scored together, once alone.
     let theirs = try finalDecoder()
     let ours = try finalDecoder()
+    let alone = try finalDecoder()
     theirs.scoresItself = false
     ours.scoresItself = true
     #expect(ours.scoresItself, "the shipped model is one the scorer reads")
+    ours.threadsScoring = 2
+    alone.threadsScoring = 1
+    #expect(alone.threadsScoring == 1)
     // Read in place, transposed: `theirs` had it too, and gave the model back as it was.
     #expect(ours.scoresInPlace && !theirs.scoresInPlace)
     // The shipped model's log-additions (29 entries before they round to 0) are read with
@@ -113,7 +119,9 @@ struct SenoneScoresTests {
     let cpuFlags = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?.split(separator: "\n")
       .first { $0.hasPrefix("flags") }?.split(separator: " ") ?? []
     #expect(ours.readsShortAddTable == cpuFlags.contains("avx2"))
-    for decoder in [theirs, ours] { try decoder.select(search: "commands") }
+    // A helper needs the batched path (AVX2).
+    #expect(ours.threadsScoring == (cpuFlags.contains("avx2") ? 2 : 1))
+    for decoder in [theirs, ours, alone] { try decoder.select(search: "commands") }
     var clips = try spoken(["up", "please move the ninja down. then left.", "the brown town"], tag: "senscr-own")
     // Noise and near-silence too: every codebook's top Gaussians change from frame to frame,
     // and many score alike. Seeded, so that CI is repeatable; 40 runs with fresh noise each
@@ -125,15 +133,19 @@ struct SenoneScoresTests {
     var scoredFrames = 0
     for samples in clips {
       let (theirReading, theirScores) = try theirs.decodeWholeKeepingScores(samples)
-      let (ourReading, ourScores) = try ours.decodeWholeKeepingScores(samples)
-      #expect(ourReading == theirReading)
       let stock = try #require(theirScores?.frameScores)
-      let own = try #require(ourScores?.frameScores)
-      #expect(own.count == stock.count)
-      scoredFrames += own.count
-      let differing = zip(own, stock).reduce(0) { $0 + zip($1.0, $1.1).filter { $0 != $1 }.count }
-      let frames = zip(own, stock).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
-      #expect(differing == 0, "\(differing) of \(stock.count * (stock.first?.count ?? 0)) scores differ, in frames \(frames.prefix(10))")
+      for decoder in [ours, alone] {
+        let (ourReading, ourScores) = try decoder.decodeWholeKeepingScores(samples)
+        #expect(ourReading == theirReading)
+        let own = try #require(ourScores?.frameScores)
+        #expect(own.count == stock.count)
+        let differing = zip(own, stock).reduce(0) { $0 + zip($1.0, $1.1).filter { $0 != $1 }.count }
+        let frames = zip(own, stock).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(
+          differing == 0,
+          "\(decoder.threadsScoring) threads: \(differing) of \(stock.count * (stock.first?.count ?? 0)) scores differ, in frames \(frames.prefix(10))")
+      }
+      scoredFrames += stock.count
     }
     // Every senone scored in a whole utterance, the frames are scored several at a time: all
     // of them, but maybe the last of each clip (alone at the start of a batch).

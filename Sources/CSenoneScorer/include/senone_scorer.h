@@ -20,6 +20,15 @@ typedef struct directme_senone_scorer directme_senone_scorer;
 /// (and pocketsphinx keeps scoring) when the model is not a ptm model laid out as expected.
 directme_senone_scorer *directme_senone_scorer_attach(void *acmod);
 
+/// With `threads` 2 or more, a helper thread scores half the codebooks of frames scored
+/// together (every senone scored in a whole utterance: the final pass); 1 stops it. The
+/// scores are the same either way. Returns the threads now scoring (1 when no helper could
+/// start, or the processor or model is not one the batched path reads).
+int directme_senone_scorer_set_threads(directme_senone_scorer *scorer, int threads);
+
+/// The threads scoring now (see `directme_senone_scorer_set_threads`).
+int directme_senone_scorer_threads(directme_senone_scorer const *scorer);
+
 /// Gives the model back to pocketsphinx's own scoring and frees the scorer. Must come before
 /// the decoder is freed.
 void directme_senone_scorer_detach(directme_senone_scorer *scorer);
