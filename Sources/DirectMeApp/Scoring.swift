@@ -16,6 +16,16 @@ public struct ScoreRun {
   public static func run(
     labels: String, recognizer: Recognizer, interpreter: Interpreter, output: Output = .standard
   ) throws -> ScoreRun {
+    try run(labels: labels, recognizers: [recognizer], interpreter: interpreter, output: output)
+  }
+
+  /// The same with several recognizers at once, each on a thread of its own taking every n-th
+  /// recording: each recording starts afresh (`replayFile`), so the report is the same with
+  /// any number of them.
+  public static func run(
+    labels: String, recognizers: [Recognizer], interpreter: Interpreter, output: Output = .standard
+  ) throws -> ScoreRun {
+    precondition(!recognizers.isEmpty, "at least one recognizer")
     let text: String
     do {
       text = try String(contentsOfFile: labels, encoding: .utf8)
@@ -27,27 +37,41 @@ public struct ScoreRun {
     guard !recordings.isEmpty else { throw Failure("\(labels): no recordings listed") }
 
     let folder = URL(fileURLWithPath: labels).deletingLastPathComponent()
-    var scored: [ScoredRecording] = []
-    var failures: [String] = []
-    let progress = ProgressBar(total: recordings.count, label: "scoring")
-    for (index, recording) in recordings.enumerated() {
-      let path = recording.path.hasPrefix("/") ? recording.path : folder.appendingPathComponent(recording.path).path
-      switch replayFile(path, recognizer: recognizer, interpreter: interpreter) {
-      case .success(let (result, warnings)):
-        for warning in warnings { progress.interrupt { output.warning("directme: warning: \(warning)") } }
-        scored.append(
-          ScoredRecording(
+    let parts = min(recognizers.count, recordings.count)
+    // Each recording's outcome in its place (nil: it could not be scored), and how many are done.
+    let state = Locked((outcomes: [ScoredRecording?](repeating: nil, count: recordings.count), done: 0))
+    let shared = UncheckedBox((recognizers: recognizers, progress: ProgressBar(total: recordings.count, label: "scoring")))
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let (recognizer, progress) = (shared.value.recognizers[part], shared.value.progress)
+      for index in stride(from: part, to: recordings.count, by: parts) {
+        let recording = recordings[index]
+        let path = recording.path.hasPrefix("/") ? recording.path : folder.appendingPathComponent(recording.path).path
+        var scored: ScoredRecording?
+        var messages: [String] = []
+        switch replayFile(path, recognizer: recognizer, interpreter: interpreter) {
+        case .success(let (result, warnings)):
+          messages = warnings.map { "directme: warning: \($0)" }
+          scored = ScoredRecording(
             path: recording.path, expected: recording.expected, recognized: result.directions,
             transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
-            rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken)))
-      case .failure(let error):
-        progress.interrupt { output.warning("directme: error: \(error) (\(labels) line \(recording.line))") }
-        failures.append(recording.path)
+            rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken))
+        case .failure(let error):
+          messages = ["directme: error: \(error) (\(labels) line \(recording.line))"]
+        }
+        // The progress bar and the messages under the lock: one thread at a time draws.
+        state.update { state in
+          for message in messages { progress.interrupt { output.warning(message) } }
+          state.outcomes[index] = scored
+          state.done += 1
+          progress.update(state.done)
+        }
       }
-      progress.update(index + 1)
     }
-    progress.finish()
-    return ScoreRun(report: ScoreReport(recordings: scored), failed: failures, badLines: errors.count)
+    shared.value.progress.finish()
+    let outcomes = state.value.outcomes
+    return ScoreRun(
+      report: ScoreReport(recordings: outcomes.compactMap { $0 }),
+      failed: zip(recordings, outcomes).filter { $0.1 == nil }.map(\.0.path), badLines: errors.count)
   }
 }
 

@@ -136,6 +136,13 @@ public struct RecognizerOptions: ParsableArguments {
     return try PocketSphinxRecognizer(configuration: decidingConfiguration())
   }
 
+  /// `count` recognizers, for as many threads (each keeps to one thread of its own when there
+  /// are several: `PocketSphinxRecognizer.scoringThreads`).
+  public func makeRecognizers(_ count: Int) throws -> [PocketSphinxRecognizer] {
+    if count > 1 { PocketSphinxRecognizer.scoringThreads = 1 }
+    return try (0..<count).map { _ in try makeRecognizer() }
+  }
+
   /// `configuration` with what the detector asks of the final pass: its second opinions and
   /// the margins below which a command word counts in no way.
   public func decidingConfiguration() throws -> RecognizerConfiguration {

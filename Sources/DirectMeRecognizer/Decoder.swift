@@ -64,7 +64,8 @@ final class Decoder {
       ?? min(2, ProcessInfo.processInfo.activeProcessorCount))
 
   /// Threads this decoder's scorer scores with (see `scoringThreads`); setting it starts or
-  /// stops its helper. 1 without DirectMe's scorer.
+  /// stops its helper. 1 without DirectMe's scorer. The corresponding C functions are
+  /// `directme_senone_scorer_threads` and `directme_senone_scorer_set_threads`.
   var threadsScoring: Int {
     get { scorer.map { Int(directme_senone_scorer_threads($0)) } ?? 1 }
     set { if let scorer { _ = directme_senone_scorer_set_threads(scorer, Int32(newValue)) } }

@@ -2,6 +2,7 @@ import ArgumentParser
 import DirectMeApp
 import DirectMeCommandLine
 import DirectMeCore
+import Foundation
 
 struct Score: ParsableCommand {
   static let configuration = CommandConfiguration(
@@ -21,17 +22,21 @@ struct Score: ParsableCommand {
   @Option(help: "How many of the worst recordings to list.")
   var worst: Int = 10
 
+  @Option(help: "Recordings decoded at once, each job with a recognizer of its own (the report is the same with any number; default: one per core, at most 4).")
+  var jobs: Int = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+
   @OptionGroup(title: "Recognizer")
   var recognizer: RecognizerOptions
 
   func validate() throws {
     guard worst >= 0 else { throw ValidationError("--worst must be 0 or more") }
+    guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more") }
   }
 
   func run() throws {
     try reportingErrors {
       let scored = try ScoreRun.run(
-        labels: labels, recognizer: try recognizer.makeRecognizer(), interpreter: try recognizer.makeInterpreter())
+        labels: labels, recognizers: try recognizer.makeRecognizers(jobs), interpreter: try recognizer.makeInterpreter())
       if json {
         print(ScoreJSON(report: scored.report, worst: worst, failed: scored.failed, badLines: scored.badLines).jsonLine())
       } else {

@@ -184,6 +184,16 @@ struct ExecutableTests {
     #expect(accuracy >= 2.0 / 3)
     #expect(object["false_alarm_rate"] is Double)
 
+    // Several recordings at once, each job with a recognizer of its own: the same report, in
+    // the same order (each recording starts afresh).
+    let together = try TestSupport.run([executable!.path, "score", "--json", "--jobs", "3", labelsFile.path])
+    let alone = try TestSupport.run([executable!.path, "score", "--json", "--jobs", "1", labelsFile.path])
+    #expect(together.status == 0 && alone.status == 0, "\(together.stderr) \(alone.stderr)")
+    #expect(together.stdout == alone.stdout)
+    #expect(together.stdout == json.stdout, "the default (one job per core) gives it too")
+    let noJobs = try TestSupport.run([executable!.path, "score", "--jobs", "0", labelsFile.path])
+    #expect(noJobs.status != 0 && noJobs.stderr.contains("--jobs must be 1 or more"), "\(noJobs.stderr)")
+
     // A misspelt direction: that line is named and left out, the rest scored, exit 1.
     try (labels + "other.wav\tupp\n").write(to: labelsFile, atomically: true, encoding: .utf8)
     let bad = try TestSupport.run([executable!.path, "score", labelsFile.path])
