@@ -63,6 +63,8 @@ public struct TuningJob {
       let configuration = self.configuration
       let progress = ConcurrentProgress(total: audio.count, label: "decoding")
       let failures = Locked<[String]>([])
+      // A recognizer per job: each scores on its own thread.
+      if jobs > 1 { PocketSphinxRecognizer.scoringThreads = 1 }
       decoded = try TuningDecoder(jobs: jobs).decode(
         audio,
         makeListener: {

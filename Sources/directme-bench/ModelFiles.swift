@@ -598,6 +598,8 @@ struct WordVerifierFile: ParsableCommand {
       let interpreter = try recognizer.makeInterpreter()
       let progress = ConcurrentProgress(total: read.count, label: "decoding")
       let failures = Locked<[String]>([])
+      // A recognizer per job: each scores on its own thread.
+      if jobs > 1 { PocketSphinxRecognizer.scoringThreads = 1 }
       let decoded = try TuningDecoder(jobs: jobs).decode(
         read,
         makeListener: { CommandListener(recognizer: try PocketSphinxRecognizer(configuration: decoding), interpreter: interpreter) },
