@@ -1040,7 +1040,10 @@ static int score_every_senone(directme_senone_scorer *s) {
  * senone scores are sums of integers). */
 
 #if defined(__x86_64__)
-enum { SPINS = 2000 };
+/* How long a waiting thread spins before it sleeps: the main thread waiting for the helper's
+ * half of a phase (about as long as its own, so soon over), and the helper waiting for the next
+ * phase (after the second phase, the decoder searches the frames before asking for more). */
+enum { MAIN_SPINS = 2000, HELPER_SPINS = 20 };
 
 static void futex_wait(_Atomic uint32_t *address, uint32_t value) {
 #if defined(__linux__)
@@ -1061,8 +1064,8 @@ static void futex_wake(_Atomic uint32_t *address) {
 
 /* Waits until `*address` no longer holds `value` (spinning a little, then sleeping); returns
  * what it holds. */
-static uint32_t wait_change(_Atomic uint32_t *address, uint32_t value) {
-  for (int i = 0; i < SPINS; ++i) {
+static uint32_t wait_change(_Atomic uint32_t *address, uint32_t value, int spins) {
+  for (int i = 0; i < spins; ++i) {
     uint32_t now = atomic_load_explicit(address, memory_order_acquire);
     if (now != value) return now;
     _mm_pause();
@@ -1149,7 +1152,7 @@ static void *helper_main(void *argument) {
   directme_senone_scorer *s = argument;
   uint32_t seen = 0;
   for (;;) {
-    seen = wait_change(&s->go, seen);
+    seen = wait_change(&s->go, seen, HELPER_SPINS);
     if (atomic_load(&s->quit)) return NULL;
     ahead_part(s, 1, s->phase);
     atomic_store_explicit(&s->done, seen, memory_order_release);
@@ -1170,7 +1173,7 @@ static void run_phase(directme_senone_scorer *s, int phase) {
   futex_wake(&s->go);
   ahead_part(s, 0, phase);
   uint32_t answer = atomic_load_explicit(&s->done, memory_order_acquire);
-  while (answer != ticket) answer = wait_change(&s->done, answer);
+  while (answer != ticket) answer = wait_change(&s->done, answer, MAIN_SPINS);
 }
 
 /* Scores the frames from `frame` on (their features at hand) into the `ahead` arrays; 0 when
