@@ -622,12 +622,16 @@ static int frames_ahead(directme_senone_scorer const *s, mfcc_t **feat, int32_t 
   return a->n_feat_frame < BATCH ? a->n_feat_frame : BATCH;
 }
 
-/* Whether `feat` holds the features kept for the batch's frame `k`. */
-static int same_features(directme_senone_scorer const *s, int k, mfcc_t **feat) {
-  mfcc_t const *kept = s->batch_feat + (size_t)k * s->total_featlen;
+/* Whether `feat` holds the features `kept` (every stream's, one after another). */
+static int same_features(directme_senone_scorer const *s, mfcc_t const *kept, mfcc_t **feat) {
   for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f)
     if (memcmp(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t)) != 0) return 0;
   return 1;
+}
+
+/* Keeps a frame's features `feat` in `kept`, every stream's one after another. */
+static void keep_features(directme_senone_scorer const *s, mfcc_t *kept, mfcc_t **feat) {
+  for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f) memcpy(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t));
 }
 
 /* The codeword scores of every codebook for `frame` ([codebook][stream][codeword]), from the
@@ -637,7 +641,7 @@ static mfcc_t const *batched_distances(directme_senone_scorer *s, mfcc_t **feat,
 #if defined(__x86_64__)
   if (!s->avx2 || s->batch_dist == NULL) return NULL;
   for (int k = 0; k < s->batch_count; ++k)
-    if (s->batch_frame[k] == frame && same_features(s, k, feat)) {
+    if (s->batch_frame[k] == frame && same_features(s, s->batch_feat + (size_t)k * s->total_featlen, feat)) {
       s->frames_from_batches++;
       return s->batch_dist + (size_t)k * batch_frame_size(s);
     }
@@ -651,8 +655,7 @@ static mfcc_t const *batched_distances(directme_senone_scorer *s, mfcc_t **feat,
     if (frames[k] == NULL) return NULL;
   }
   for (int k = 0; k < ahead; ++k) {
-    mfcc_t *kept = s->batch_feat + (size_t)k * s->total_featlen;
-    for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f) memcpy(kept, frames[k][f], (size_t)s->featlen[f] * sizeof(mfcc_t));
+    keep_features(s, s->batch_feat + (size_t)k * s->total_featlen, frames[k]);
     s->batch_frame[k] = frame + k;
   }
   s->batch_count = ahead;
@@ -1176,21 +1179,17 @@ static void run_phase(directme_senone_scorer *s, int phase) {
   while (answer != ticket) answer = wait_change(&s->done, answer, MAIN_SPINS);
 }
 
-/* Scores the frames from `frame` on (their features at hand) into the `ahead` arrays; 0 when
- * fewer than two are at hand or the model is not one this path reads. */
-static int score_ahead(directme_senone_scorer *s, int32_t frame) {
+/* Scores the frames from `frame` on (`feat` its features, the next ones at hand) into the
+ * `ahead` arrays; 0 when fewer than two are at hand or the model is not one this path reads. */
+static int score_ahead(directme_senone_scorer *s, mfcc_t **feat, int32_t frame) {
   if (!s->avx2 || s->ds_ratio != 1 || s->ptm->mixw_cb != NULL || s->max_topn != 4 || s->ahead_topn == NULL) return 0;
+  int n = frames_ahead(s, feat, frame);
+  if (n < 2) return 0;
   acmod_mirror const *a = s->acmod;
-  if (a == NULL || a->feat_buf == NULL || a->n_feat_alloc < 1 || a->feat_outidx < 0 || a->feat_outidx >= a->n_feat_alloc
-      || a->n_feat_frame < 2 || a->n_feat_frame > a->n_feat_alloc || a->output_frame != frame)
-    return 0;
-  int n = a->n_feat_frame < BATCH ? a->n_feat_frame : BATCH;
   for (int k = 0; k < n; ++k) {
     s->ahead_frames[k] = a->feat_buf[(a->feat_outidx + k) % a->n_feat_alloc];
     if (s->ahead_frames[k] == NULL) return 0;
-    mfcc_t *kept = s->ahead_feat + (size_t)k * s->total_featlen;
-    for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f)
-      memcpy(kept, s->ahead_frames[k][f], (size_t)s->featlen[f] * sizeof(mfcc_t));
+    keep_features(s, s->ahead_feat + (size_t)k * s->total_featlen, s->ahead_frames[k]);
   }
   s->ahead_first = frame;
   s->ahead_count = n;
@@ -1217,22 +1216,13 @@ static int score_ahead(directme_senone_scorer *s, int32_t frame) {
 static int serve_ahead(directme_senone_scorer *s, int16_t *senone_scores, mfcc_t **feat, int32_t frame) {
 #if defined(__x86_64__)
   int k = frame - s->ahead_first;
-  int ready = s->ahead_next >= 0 && frame == s->ahead_next && k >= 0 && k < s->ahead_count;
-  if (ready) {
-    mfcc_t const *kept = s->ahead_feat + (size_t)k * s->total_featlen;
-    for (int f = 0; f < s->n_feat && ready; kept += s->featlen[f], ++f)
-      ready = memcmp(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t)) == 0;
-  }
+  int ready = s->ahead_next >= 0 && frame == s->ahead_next && k >= 0 && k < s->ahead_count
+    && same_features(s, s->ahead_feat + (size_t)k * s->total_featlen, feat);
   if (!ready) {
+    /* Scored from `feat` itself (`frames_ahead` asks it to be the decoder's frame at hand). */
     s->ahead_next = -1;
-    if (!score_ahead(s, frame)) return 0;
+    if (!score_ahead(s, feat, frame)) return 0;
     k = 0;
-    mfcc_t const *kept = s->ahead_feat;
-    for (int f = 0; f < s->n_feat; kept += s->featlen[f], ++f)
-      if (memcmp(kept, feat[f], (size_t)s->featlen[f] * sizeof(mfcc_t)) != 0) {
-        s->ahead_next = -1;
-        return 0;
-      }
   }
   int slot = frame % s->n_hist;
   s->topn = s->ring + (size_t)slot * s->slot_size;

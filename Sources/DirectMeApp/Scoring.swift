@@ -12,16 +12,9 @@ public struct ScoreRun {
   public var badLines: Int
 
   /// Reads `labels` (paths relative to its folder) and scores each recording, with a
-  /// progress bar; problems are reported through `output` as they come.
-  public static func run(
-    labels: String, recognizer: Recognizer, interpreter: Interpreter, output: Output = .standard
-  ) throws -> ScoreRun {
-    try run(labels: labels, recognizers: [recognizer], interpreter: interpreter, output: output)
-  }
-
-  /// The same with several recognizers at once, each on a thread of its own taking every n-th
-  /// recording: each recording starts afresh (`replayFile`), so the report is the same with
-  /// any number of them.
+  /// progress bar; problems are reported through `output` as they come. Several recognizers
+  /// score at once, each on a thread of its own taking every n-th recording: each recording
+  /// starts afresh (`replayFile`), so the report is the same with any number of them.
   public static func run(
     labels: String, recognizers: [Recognizer], interpreter: Interpreter, output: Output = .standard
   ) throws -> ScoreRun {

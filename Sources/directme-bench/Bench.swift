@@ -3,7 +3,6 @@ import DirectMeApp
 import DirectMeBench
 import DirectMeCommandLine
 import DirectMeCore
-import DirectMeRecognizer
 import DirectMeTraining
 import Foundation
 import Synchronization
@@ -100,13 +99,8 @@ struct AccuracyBench: ParsableCommand {
   /// recognizer is reset for each).
   private func decode(_ items: [BenchItem], interpreter: Interpreter) throws -> [ItemOutcome] {
     let parts = max(1, min(jobs, items.count))
-    // A recognizer per core: each final pass scores on its own thread.
-    let threads = PocketSphinxRecognizer.scoringThreads
-    if parts > 1 { PocketSphinxRecognizer.scoringThreads = 1 }
-    defer { PocketSphinxRecognizer.scoringThreads = threads }
-    let runners = try (0..<parts).map { _ in
-      let recognizer = try self.recognizer.makeRecognizer()
-      return DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
+    let runners = try self.recognizer.makeRecognizers(parts).map { recognizer in
+      DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
     }
     let progress = UncheckedBox(ProgressBar(total: items.count, label: "DirectMe"))
     let state = Mutex((outcomes: [ItemOutcome?](repeating: nil, count: items.count), done: 0, failure: String?.none))

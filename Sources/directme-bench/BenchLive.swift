@@ -245,7 +245,6 @@ struct LiveBench: ParsableCommand {
     return (path, Double(samples.count) / 16_000)
   }
 
-  /// Wall-clock seconds `arguments` take to run.
   /// The wall time `arguments` ran for, and the user and system time it used (every thread).
   private func timed(_ arguments: [String]) throws -> (wall: Double, cpu: Double) {
     let before = Self.childrenCPU()
