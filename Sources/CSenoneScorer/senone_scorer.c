@@ -1,5 +1,6 @@
 #include "senone_scorer.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -566,16 +567,41 @@ __attribute__((target("avx2"))) static void distances_avx2(int n, int len, mfcc_
 #if defined(__x86_64__)
 /* eval_cb's pass over the codewords, eight at a time (see `eval_codebook`); returns how
  * many it went through. */
-__attribute__((target("avx2"))) static int select_topn_avx2(topn_t *topn, int max_topn, int n, mfcc_t const *dist) {
+__attribute__((target("avx2"))) static int select_topn_avx2(topn_t *topn, int max_topn, int n, mfcc_t const *dist,
+                                                               int bounded) {
   topn_t const *worst = topn + (max_topn - 1);
+  int whole = n - n % 8;
+  /* A floor under the codewords that can end among the top: the lanes hold codewords of
+   * their own, so the best of lanes k and k + 4 are four different codewords for k = 0..3,
+   * and the least of those four, `low`, is at most the fourth best score (max_topn 4 or
+   * less). A codeword under low - 2 truncates to a score under that of each of four
+   * codewords, which eval_cb takes (each at least the worst kept when it comes) and never
+   * lets go for it: it is never among the top when the pass ends, and while it is kept it
+   * only sits under them, so passing it over changes neither which codewords end on top
+   * nor their order (`directme_senone_scorer_check_selection` checks this against the
+   * whole pass). */
+  mfcc_t floor = -INFINITY;
+  if (bounded && whole >= 8 && max_topn <= 4) {
+    __m256 best = _mm256_loadu_ps(dist);
+    for (int cw = 8; cw < whole; cw += 8) best = _mm256_max_ps(best, _mm256_loadu_ps(dist + cw));
+    __m128 four = _mm_max_ps(_mm256_castps256_ps128(best), _mm256_extractf128_ps(best, 1));
+    __m128 two = _mm_min_ps(four, _mm_movehl_ps(four, four));
+    __m128 one = _mm_min_ss(two, _mm_shuffle_ps(two, two, 1));
+    floor = _mm_cvtss_f32(one) - 2;
+  }
+  /* The codewords at least the floor and the worst kept now (which only gets better), in
+   * one pass without branches, 64 to a word of bits; then each of them in order. */
+  __m256 over = _mm256_set1_ps(fmaxf(floor, (mfcc_t)worst->score));
   int cw = 0;
-  for (; cw + 8 <= n; cw += 8) {
-    __m256 eight = _mm256_loadu_ps(dist + cw);
-    int mask = _mm256_movemask_ps(_mm256_cmp_ps(eight, _mm256_set1_ps((mfcc_t)worst->score), _CMP_GE_OQ));
-    while (mask) {
-      int k = __builtin_ctz(mask);
-      mask &= mask - 1;
-      consider(topn, max_topn, cw + k, dist[cw + k]);
+  while (cw + 8 <= n) {
+    uint64_t bits = 0;
+    int from = cw;
+    for (int shift = 0; shift < 64 && cw + 8 <= n; shift += 8, cw += 8)
+      bits |= (uint64_t)_mm256_movemask_ps(_mm256_cmp_ps(_mm256_loadu_ps(dist + cw), over, _CMP_GE_OQ)) << shift;
+    while (bits) {
+      int k = from + __builtin_ctzll(bits);
+      bits &= bits - 1;
+      consider(topn, max_topn, k, dist[k]);
     }
   }
   return cw;
@@ -683,7 +709,7 @@ static mfcc_t const *batched_distances(directme_senone_scorer *s, mfcc_t **feat,
 
 /* eval_cb's pass over one codebook's codewords, scored `dist`, into `topn`, which holds the
  * previous frame's top codewords (their scores not read). */
-static void select_topn(topn_t *topn, int max_topn, int n, mfcc_t const *dist, int avx2) {
+static void select_topn_bounded(topn_t *topn, int max_topn, int n, mfcc_t const *dist, int avx2, int bounded) {
   /* eval_topn: the previous frame's top codewords first, in their new order (their scores
    * are the same floats a codeword-by-codeword evaluation gives: same operations, same order). */
   for (int i = 0; i < max_topn; ++i) insertion_sort_topn(topn, i, (int32_t)dist[topn[i].cw]);
@@ -691,7 +717,7 @@ static void select_topn(topn_t *topn, int max_topn, int n, mfcc_t const *dist, i
    * it now holds no codeword to keep. */
   int cw = 0;
 #if defined(__x86_64__)
-  if (avx2) cw = select_topn_avx2(topn, max_topn, n, dist);
+  if (avx2) cw = select_topn_avx2(topn, max_topn, n, dist, bounded);
   topn_t const *worst = topn + (max_topn - 1);
   for (; cw + 4 <= n; cw += 4) {
     __m128 four = _mm_loadu_ps(dist + cw);
@@ -704,6 +730,57 @@ static void select_topn(topn_t *topn, int max_topn, int n, mfcc_t const *dist, i
   (void)avx2;
 #endif
   for (; cw < n; ++cw) consider(topn, max_topn, cw, dist[cw]);
+}
+
+static void select_topn(topn_t *topn, int max_topn, int n, mfcc_t const *dist, int avx2) {
+  select_topn_bounded(topn, max_topn, n, dist, avx2, 1);
+}
+
+long directme_senone_scorer_check_selection(int trials, unsigned seed) {
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("avx2")) return -1;
+  enum { N = 128, TOP = 4 };
+  long differing = 0;
+  uint64_t state = seed * 6364136223846793005ull + 1442695040888963407ull;
+  mfcc_t dist[N];
+  for (int t = 0; t < trials; ++t) {
+    /* Scores like a codebook's: negative, many a few units apart, some tied or on whole
+     * numbers, a spread that changes from trial to trial. */
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    int spread = 2 + (int)((state >> 33) % 60);
+    for (int cw = 0; cw < N; ++cw) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t r = (uint32_t)(state >> 32);
+      mfcc_t d = -(mfcc_t)(r % (uint32_t)(spread * 8)) / 8.0f - 100.0f;
+      if (r % 7 == 0) d = (mfcc_t)(int)d;
+      if (r % 11 == 0 && cw > 0) d = dist[(r >> 8) % (uint32_t)cw];
+      dist[cw] = d;
+    }
+    topn_t first[TOP], second[TOP];
+    for (int i = 0; i < TOP; ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      int cw;
+      int repeated;
+      do {
+        cw = (int)((state >> 33) % N);
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        repeated = 0;
+        for (int j = 0; j < i; ++j) repeated |= first[j].cw == cw;
+      } while (repeated);
+      first[i].cw = cw;
+      first[i].score = 0;
+    }
+    memcpy(second, first, sizeof first);
+    select_topn_bounded(first, TOP, N, dist, 1, 0);
+    select_topn_bounded(second, TOP, N, dist, 1, 1);
+    differing += memcmp(first, second, sizeof first) != 0;
+  }
+  return differing;
+#else
+  (void)trials;
+  (void)seed;
+  return -1;
+#endif
 }
 
 /* Top-N codewords of one codebook and stream: pocketsphinx's eval_topn, then eval_cb. Its

@@ -152,6 +152,13 @@ struct SenoneScoresTests {
     #expect(ours.framesScoredTogether >= scoredFrames - clips.count && theirs.framesScoredTogether == 0)
   }
 
+  @Test("passing over codewords under the lanes' floor keeps every codebook's top four and their order")
+  func selectionFloor() throws {
+    let differing = directme_senone_scorer_check_selection(200_000, 7)
+    try #require(differing >= 0, "needs a processor with AVX2 (the floor is only on that path)")
+    #expect(differing == 0, "\(differing) of 200,000 random codebooks' top four differ")
+  }
+
   @Test("the streaming decoder (active senones only, live cepstral mean) hears the same with DirectMe's scorer")
   func ownScorerStreaming() throws {
     let configuration = shippedConfiguration()

@@ -46,6 +46,12 @@ long directme_senone_scorer_frames_from_batches(directme_senone_scorer const *sc
 /// 0) to be read with byte shuffles when every senone is scored, 0 when it is read by gathers.
 int directme_senone_scorer_short_table(directme_senone_scorer const *scorer);
 
+/// Runs the top-N selection on `trials` random codebooks' scores (seeded by `seed`) with and
+/// without the floor that passes over codewords that cannot end on top, and counts the
+/// trials whose top codewords or their order differ: 0 when the floor changes nothing; -1
+/// without AVX2 (there is no floor then).
+long directme_senone_scorer_check_selection(int trials, unsigned seed);
+
 /// The fit of the model to each frame scored with every senone since the fits were last
 /// forgotten, in order: the best senone's log-likelihood (in pocketsphinx's scaled log units,
 /// before its normalizations). Puts their number in `count`; the numbers stay valid until
