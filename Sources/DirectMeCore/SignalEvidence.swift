@@ -108,6 +108,14 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return tracker.periods()
   }
 
+  /// The median pitch (Hz) of the voiced frames among `periods` (`pitchPeriods` of audio at
+  /// `sampleRate`), nil with fewer than `minimumFrames` voiced.
+  public static func medianPitch(periods: [Int], sampleRate: Int = 16_000, minimumFrames: Int = 5) -> Double? {
+    let voiced = periods.filter { $0 > 0 }.sorted()
+    guard voiced.count >= max(1, minimumFrames) else { return nil }
+    return PitchTracker.periodRate(sampleRate: sampleRate) / Double(voiced[voiced.count / 2])
+  }
+
   /// Whether `next`, the audio that follows a stretch already decided (`before`), holds a
   /// word of its own: at least `wordFrames` 10 ms frames that are loud for it (within
   /// `wordRange` dB of its loudest), stand `aboveBackground` dB above the background (the
@@ -285,6 +293,9 @@ public struct PitchTracker: Sendable {
   private var reduced: [Double] = []
   /// The periods of the frames whose window is complete.
   private var measured: [Int] = []
+
+  /// The rate periods are counted in (samples a second): the audio is reduced to about 4 kHz.
+  public static func periodRate(sampleRate: Int) -> Double { Double(sampleRate / max(1, sampleRate / 4000)) }
 
   public init(sampleRate: Int = 16_000) {
     factor = max(1, sampleRate / 4000)

@@ -89,6 +89,38 @@ public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
     cents(cepstra).map { factor(cents: $0) } ?? 1
   }
 
+  /// A child's voice: pitch at `childPitch` Hz or more (the median over its voiced frames)
+  /// in an utterance the linear model does not place below the model's people. The model
+  /// predicts only +150-175 cents for voices whose formants lie 600-900 cents higher (it was
+  /// learned on -300..+300, and learned on -300..+900 it warped every voice), while a
+  /// child's pitch sets it apart from nearly every adult's (men 85-155 Hz, women 165-255).
+  public static let childPitch = 230.0
+  /// ...and is heard through a filterbank warped by `childFactor` at least (about +810
+  /// cents). Measured 2026-12-01 on 120 real commands of the training set's tuning-only
+  /// speakers (30 a word) shifted by sox's `pitch`: the women's among them shifted +600
+  /// cents (pitch about 235-360 Hz, formants 41% higher: the nearest to a child's voice
+  /// at hand) 14 -> 20 of 37 right (warped 1.6 whatever the voice: 24; 2.0: 28, but then
+  /// unshifted voices 108 -> 79 of 120), all 120 at +600 / +900 cents 63 -> 68 / 34 -> 39,
+  /// +300 and unshifted 102 -> 104 and 108 -> 109. `directme-bench accuracy` (14,134 items,
+  /// same cache): higher voices 91.0 -> 92.1% of items right, sequences of one speaker each
+  /// 86 -> 89%, checking speakers 97.0 -> 96.8% (a "five" heard as "up"), real voices'
+  /// other words moving the ninja 5.7 -> 5.9%, real sounds 17.6 -> 17.1%, dev set the same;
+  /// 20 items gained, 19 lost. From 180 Hz: 90 gained, 71 lost, but the dev set 95.3 ->
+  /// 94.3% (women's "down" read as "don't"), checking speakers 97.0 -> 96.7%.
+  public static let childFactor = 1.6
+  /// Voiced frames an utterance needs for its pitch to count.
+  public static let childPitchFrames = 5
+
+  /// The warp factor of an utterance whose median pitch over its voiced frames is
+  /// `medianPitch` (Hz; nil when it has too few, see `SignalEvidence.medianPitch`): the
+  /// linear model's, or `childFactor` for a child's voice (see `childPitch`).
+  public func factor(_ cepstra: [[Float]], medianPitch: Double?) -> Double {
+    guard let predicted = cents(cepstra) else { return 1 }
+    let warp = factor(cents: predicted)
+    guard let medianPitch, medianPitch >= Self.childPitch, predicted >= 0 else { return warp }
+    return max(warp, Self.childFactor)
+  }
+
   /// The least-squares linear model (ridge `ridge` on the centred statistics) from
   /// statistics to cents; nil without examples or when they do not determine one.
   public static func fit(_ examples: [(statistic: [Double], cents: Double)], ridge: Double = 1) -> (coefficients: [Double], intercept: Double)? {

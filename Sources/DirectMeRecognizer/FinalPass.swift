@@ -71,7 +71,12 @@ extension PocketSphinxRecognizer {
     // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
     // model hear every voice as it is.
     var warp = 1.0
-    if routed == nil, voice == nil, let voiceWarp, let warpFeatures { warp = voiceWarp.factor(warpFeatures.cepstra(heard)) }
+    if routed == nil, voice == nil, let voiceWarp, let warpFeatures {
+      let pitch = SignalEvidence.medianPitch(
+        periods: SignalEvidence.pitchPeriods(heard, sampleRate: Self.sampleRate), sampleRate: Self.sampleRate,
+        minimumFrames: VoiceWarp.childPitchFrames)
+      warp = voiceWarp.factor(warpFeatures.cepstra(heard), medianPitch: pitch)
+    }
     var result = try final.withWarp(warp) {
       try finalPass(
         on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,

@@ -34,6 +34,39 @@ struct VoiceWarpTests {
     #expect(warp.factor([]) == 1, "too short to measure")
   }
 
+  @Test("a child's pitch in a voice not predicted below the model's people is warped by the child factor at least")
+  func childVoice() {
+    let warp = Self.warp
+    // c1 = 2, c2 = 0: 210 cents; c1 = 1, c2 = 1: 60 (dead zone); c1 = -2, c2 = 0: -190.
+    let high = (0..<10).map { _ in [Float(1), 2, 0] }
+    let middle = (0..<10).map { _ in [Float(1), 1, 1] }
+    let low = (0..<10).map { _ in [Float(1), -2, 0] }
+    let child = VoiceWarp.childPitch
+    #expect(warp.factor(middle, medianPitch: child) == VoiceWarp.childFactor)
+    #expect(warp.factor(high, medianPitch: child + 50) == max(VoiceWarp.childFactor, pow(2, 200.0 / 1200)))
+    #expect(warp.factor(middle, medianPitch: child - 1) == 1, "an adult's pitch")
+    #expect(warp.factor(middle, medianPitch: nil) == 1, "too few voiced frames")
+    #expect(warp.factor(low, medianPitch: child + 50) == pow(2, -200.0 / 1200), "formants predicted low: not a child")
+    #expect(warp.factor([], medianPitch: child) == 1, "too short to measure")
+    #expect(VoiceWarp.childFactor > pow(2, warp.limit / 1200), "beyond what the linear model may predict")
+  }
+
+  @Test("the median pitch of an utterance's voiced frames")
+  func medianPitch() throws {
+    // A 250 Hz voice-like tone (harmonics falling off) for 0.5 s between silences.
+    let tone = (0..<8_000).map { n -> Int16 in
+      let t = Double(n) / 16_000
+      let value = (1...8).map { k in sin(2 * Double.pi * 250 * Double(k) * t) / Double(k) }.reduce(0, +)
+      return Int16(6_000 * value)
+    }
+    let samples = [Int16](repeating: 0, count: 4_000) + tone + [Int16](repeating: 0, count: 4_000)
+    let periods = SignalEvidence.pitchPeriods(samples)
+    let pitch = try #require(SignalEvidence.medianPitch(periods: periods))
+    #expect(abs(pitch - 250) <= 250 * 0.05, "\(pitch) Hz")
+    #expect(SignalEvidence.medianPitch(periods: [0, 0, 16, 16, 0]) == nil, "two voiced frames")
+    #expect(SignalEvidence.medianPitch(periods: [20, 16, 0, 16, 25, 16], minimumFrames: 5) == 250)
+  }
+
   @Test("fitting finds the linear model behind the examples")
   func fit() throws {
     var random = Signal.Random(seed: 3)
