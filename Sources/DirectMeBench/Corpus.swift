@@ -226,6 +226,24 @@ public struct CorpusBuilder {
       ])
   }
 
+  public static let childVoices = "children's voices (checking speakers' high voices, +600 cents)"
+
+  /// The items said in a high voice (a median pitch of `highVoicePitch` Hz or more over
+  /// their voiced frames: mostly women's) shifted up by 600 cents (41%) with sox's `pitch`:
+  /// pitch near 235-360 Hz and formants 41% higher, the nearest to a child's voice the sets
+  /// give (a man's voice shifted as far keeps an adult's pitch). Commands and other words
+  /// alike.
+  public func childVoices(_ items: [BenchItem]) throws -> [BenchItem] {
+    let high = items.filter { item in
+      SignalEvidence.medianPitch(periods: SignalEvidence.pitchPeriods(item.samples)).map { $0 >= Self.highVoicePitch } == true
+    }
+    return try alternately(
+      high, cachePrefix: "child", [(tag: "600", condition: Self.childVoices, idPrefix: "child", effect: ["pitch", "600"])])
+  }
+
+  /// See `childVoices`.
+  public static let highVoicePitch = 165.0
+
   public static let fasterSpeech = "faster speech (checking speakers, 1.25x tempo)"
   public static let slowerSpeech = "slower speech (checking speakers, 0.8x tempo)"
 

@@ -226,7 +226,7 @@ struct AccuracyBench: ParsableCommand {
       if includes(.train) { items += trainItems }
       if includes(.reverb) { items += try builder.reverberated(trainItems) }
       if includes(.voices) {
-        items += try builder.voiceShifted(trainItems) + builder.narrowband(trainItems)
+        items += try builder.voiceShifted(trainItems) + builder.childVoices(trainItems) + builder.narrowband(trainItems)
         items += try builder.overdriven(trainItems) + builder.offset(trainItems) + builder.hummed(trainItems)
         items += try builder.quiet(trainItems)
         items += try builder.tempoShifted(trainItems)

@@ -325,6 +325,34 @@ func tempoShiftedClipsKeepTheirPitch() throws {
 }
 
 @Test(
+  "the bench's children's voices are the high voices shifted up 600 cents; low voices are left out",
+  .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
+func childVoicesAreHighVoicesShifted() throws {
+  // A voice-like tone (harmonics falling off) at 200 Hz and one at 120 Hz, half a second each.
+  func voice(_ pitch: Double) -> [Int16] {
+    (0..<8_000).map { (n: Int) -> Int16 in
+      let t = Double(n) / 16_000
+      var value = 0.0
+      for k in 1...6 { value += sin(2 * Double.pi * pitch * Double(k) * t) / Double(k) }
+      return Int16(6_000 * value)
+    }
+  }
+  let items = [
+    BenchItem(id: "high", condition: "test", expected: [.up], samples: voice(200), speaker: "s"),
+    BenchItem(id: "low", condition: "test", expected: [.up], samples: voice(120), speaker: "t"),
+  ]
+  let cache = try TestSupport.temporaryFolder("child")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let children = try CorpusBuilder(cache: cache).childVoices(items)
+  #expect(children.map(\.id) == ["child/high"], "only the voice at or over \(CorpusBuilder.highVoicePitch) Hz")
+  let child = try #require(children.first)
+  #expect(child.condition == CorpusBuilder.childVoices && child.expected == [.up] && child.speaker == "s")
+  // 600 cents up: 200 Hz -> 283 Hz.
+  let pitch = try #require(SignalEvidence.medianPitch(periods: SignalEvidence.pitchPeriods(child.samples)))
+  #expect(abs(pitch - 200 * pow(2, 0.5)) < 15, "\(pitch) Hz")
+}
+
+@Test(
   "the bench's quiet microphone gives every other item 30 dB fainter, the half the overdriven one takes",
   .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
 func quietClipsAreFainter() throws {
