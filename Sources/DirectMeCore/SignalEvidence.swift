@@ -300,7 +300,7 @@ public struct PitchTracker: Sendable {
   public init(sampleRate: Int = 16_000) {
     factor = max(1, sampleRate / 4000)
     frameLength = sampleRate / 100
-    let rate = Double(sampleRate / factor)
+    let rate = Self.periodRate(sampleRate: sampleRate)
     alpha = 1 - exp(-2 * Double.pi * 900 / Double(sampleRate))
     pole = exp(-2 * Double.pi * 120 / Double(sampleRate))
     hop = Int(rate / 100)

@@ -71,16 +71,17 @@ extension PocketSphinxRecognizer {
     // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
     // model hear every voice as it is.
     var warp = 1.0
+    // Pitch periods of `heard`, measured once for the warp and the checks of the command words.
+    var periods: [Int]?
     if routed == nil, voice == nil, let voiceWarp, let warpFeatures {
       let pitch = SignalEvidence.medianPitch(
-        periods: SignalEvidence.pitchPeriods(heard, sampleRate: Self.sampleRate), sampleRate: Self.sampleRate,
-        minimumFrames: VoiceWarp.childPitchFrames)
+        periods: Self.pitchPeriods(&periods, of: heard), sampleRate: Self.sampleRate, minimumFrames: VoiceWarp.childPitchFrames)
       warp = voiceWarp.factor(warpFeatures.cepstra(heard), medianPitch: pitch)
     }
     var result = try final.withWarp(warp) {
       try finalPass(
         on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
-        fillingDigitalSilence: routed == nil, scored: warp == 1 ? scored[ObjectIdentifier(final)] : nil)
+        fillingDigitalSilence: routed == nil, scored: warp == 1 ? scored[ObjectIdentifier(final)] : nil, periods: periods)
     }
     result.voice = voice
     result.voiceModel = routed
@@ -109,10 +110,11 @@ extension PocketSphinxRecognizer {
   /// `heard`: the utterance's audio as the decoder is to hear it (without a mains hum);
   /// `asking`: the second opinion to ask about unsure command words, if any;
   /// `fillingDigitalSilence`: whether runs of exact zeros are heard as the faintest noise (not
-  /// by the routed voices' model, adapted on synthetic clips padded with digital silence).
+  /// by the routed voices' model, adapted on synthetic clips padded with digital silence);
+  /// `periods`: `heard`'s pitch periods when measured already.
   private func finalPass(
     on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?, fillingDigitalSilence: Bool,
-    scored: Prescored? = nil
+    scored: Prescored? = nil, periods: [Int]? = nil
   ) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it); pauses and voicing are measured on `heard`, not cleaned.
@@ -132,7 +134,7 @@ extension PocketSphinxRecognizer {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
     return RecognitionResult(
-      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard, asking: asking), start: 0, end: duration)
+      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard, asking: asking, periods: periods), start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -261,11 +263,12 @@ extension PocketSphinxRecognizer {
   /// is decoded again, its stretch and rules the same, by the second opinion's model.
   func verify(
     _ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache, heard: [Int16],
-    asking: RecognizerConfiguration.SecondOpinionRequest? = nil
+    asking: RecognizerConfiguration.SecondOpinionRequest? = nil, periods measured: [Int]? = nil
   ) throws -> [Transcription] {
     var secondScores = ScoreCache(audio: scores.audio)
-    // Pitch periods of the utterance's 10-ms frames, measured when a second opinion may be asked.
-    var periods: [Int]?
+    // Pitch periods of the utterance's 10-ms frames (`measured` when the warp took them),
+    // measured when first needed.
+    var periods = measured
     let spoken = commands.segments.indices.filter { !commands.segments[$0].isFiller }
     let checked = spoken.filter { configuration.commandWords.contains(commands.segments[$0].word) }
     let end = Double(audio.count) / Double(Self.sampleRate)

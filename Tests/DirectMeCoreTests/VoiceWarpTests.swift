@@ -1,4 +1,5 @@
 import DirectMeCore
+import DirectMeTestSupport
 import Foundation
 import Testing
 
@@ -54,11 +55,7 @@ struct VoiceWarpTests {
   @Test("the median pitch of an utterance's voiced frames")
   func medianPitch() throws {
     // A 250 Hz voice-like tone (harmonics falling off) for 0.5 s between silences.
-    let tone = (0..<8_000).map { n -> Int16 in
-      let t = Double(n) / 16_000
-      let value = (1...8).map { k in sin(2 * Double.pi * 250 * Double(k) * t) / Double(k) }.reduce(0, +)
-      return Int16(6_000 * value)
-    }
+    let tone = TestSupport.harmonicTone(pitch: 250, seconds: 0.5, harmonics: 8)
     let samples = [Int16](repeating: 0, count: 4_000) + tone + [Int16](repeating: 0, count: 4_000)
     let periods = SignalEvidence.pitchPeriods(samples)
     let pitch = try #require(SignalEvidence.medianPitch(periods: periods))

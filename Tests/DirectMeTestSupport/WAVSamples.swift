@@ -65,3 +65,16 @@ public struct FuzzRandom: RandomNumberGenerator {
     return bytes
   }
 }
+
+extension TestSupport {
+  /// A voice-like tone at 16 kHz: `pitch` Hz and its next `harmonics - 1` harmonics, the
+  /// k-th at 1/k of the first's amplitude, for `seconds`.
+  public static func harmonicTone(pitch: Double, seconds: Double, harmonics: Int) -> [Int16] {
+    (0..<Int(seconds * 16_000)).map { (n: Int) -> Int16 in
+      let t = Double(n) / 16_000
+      var value = 0.0
+      for k in 1...max(1, harmonics) { value += sin(2 * Double.pi * pitch * Double(k) * t) / Double(k) }
+      return Int16(6_000 * value)
+    }
+  }
+}

@@ -329,14 +329,7 @@ func tempoShiftedClipsKeepTheirPitch() throws {
   .enabled(if: TestSupport.which("sox") != nil, "needs sox (scripts/setup.sh)"))
 func childVoicesAreHighVoicesShifted() throws {
   // A voice-like tone (harmonics falling off) at 200 Hz and one at 120 Hz, half a second each.
-  func voice(_ pitch: Double) -> [Int16] {
-    (0..<8_000).map { (n: Int) -> Int16 in
-      let t = Double(n) / 16_000
-      var value = 0.0
-      for k in 1...6 { value += sin(2 * Double.pi * pitch * Double(k) * t) / Double(k) }
-      return Int16(6_000 * value)
-    }
-  }
+  func voice(_ pitch: Double) -> [Int16] { TestSupport.harmonicTone(pitch: pitch, seconds: 0.5, harmonics: 6) }
   let items = [
     BenchItem(id: "high", condition: "test", expected: [.up], samples: voice(200), speaker: "s"),
     BenchItem(id: "low", condition: "test", expected: [.up], samples: voice(120), speaker: "t"),
