@@ -81,6 +81,8 @@ public struct AccuracyReport: Codable, Sendable {
     lines.append("FA: items without a command that moved the ninja. previous default: DirectMe v1 (stock model,")
     lines.append("<others> grammar, threshold 40); baseline: pocketsphinx_continuous -jsgf with up | down | left | right.")
     lines.append("")
+    lines += singleCommandLines()
+    lines.append("")
     lines += rescueLines()
     lines.append("")
     lines.append("DirectMe's misses against false alarms as the confidence threshold moves (every condition):")
@@ -93,6 +95,23 @@ public struct AccuracyReport: Codable, Sendable {
     lines.append(String(format: "\n%.0f s", seconds))
     return lines.joined(separator: "\n")
   }
+
+  /// DirectMe's items of one command alone, right by direction, for each condition with at
+  /// least `singleCommandsShown` of them: a word heard worse than the others ("up" in babble)
+  /// shows here, where a condition's accuracy pools the four.
+  func singleCommandLines() -> [String] {
+    let width = max(28, rows.map(\.condition.count).max() ?? 0)
+    var lines = ["One command alone, right, by direction (DirectMe; conditions with \(Self.singleCommandsShown) such items or more):"]
+    for row in rows {
+      guard let score = row.scores[Self.directMe], let line = score.singleCommandsLine,
+        score.singleCommands.values.reduce(0, { $0 + $1.items }) >= Self.singleCommandsShown
+      else { continue }
+      lines.append("  " + row.condition.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + line)
+    }
+    return lines
+  }
+
+  static let singleCommandsShown = 40
 
   /// DirectMe's near-miss rescues: over every condition, and for each condition where one
   /// was taken, how many took a direction the item holds (right) and how many did not.

@@ -39,6 +39,10 @@ public struct ConditionScore: Sendable, Codable {
   /// Of the rescues, those that took a direction the item holds.
   public var rescuesRight: Int
   public var rescuesWrong: Int { rescues - rescuesRight }
+  /// Items of one command alone, by its direction: how many, and how many right.
+  public var singleCommands: [String: WordTally]
+  /// The same in a line (`ScoreReport.singleCommandsLine`).
+  public var singleCommandsLine: String?
 
   public init(condition: String, report: ScoreReport) {
     self.condition = condition
@@ -48,6 +52,8 @@ public struct ConditionScore: Sendable, Codable {
     falseAlarmRate = report.falseAlarmRate
     rescues = report.rescues
     rescuesRight = report.rescuesRight
+    singleCommands = Dictionary(uniqueKeysWithValues: report.singleCommands.map { ($0.key.rawValue, $0.value) })
+    singleCommandsLine = report.singleCommandsLine
   }
 }
 

@@ -134,6 +134,25 @@ public struct ConfusionMatrix: Hashable, Sendable {
   }
 }
 
+/// How many recordings of one command word there were and how many came out right.
+public struct WordTally: Hashable, Sendable, Codable {
+  public var items = 0
+  public var right = 0
+
+  public init(items: Int = 0, right: Int = 0) {
+    self.items = items
+    self.right = right
+  }
+
+  public mutating func add(right isRight: Bool) {
+    items += 1
+    if isRight { right += 1 }
+  }
+
+  /// The share right (nil without items).
+  public var accuracy: Double? { items > 0 ? Double(right) / Double(items) : nil }
+}
+
 /// Command accuracy over a set of labelled recordings.
 public struct ScoreReport: Hashable, Sendable {
   public var recordings: [ScoredRecording]
@@ -177,6 +196,29 @@ public struct ScoreReport: Hashable, Sendable {
   public var rescuesRight: Int { recordings.reduce(0) { $0 + $1.rescuesRight } }
   /// Rescues that took a direction the recording does not hold.
   public var rescuesWrong: Int { rescues - rescuesRight }
+
+  /// Recordings of one command alone, by its direction: how many there are and how many
+  /// came out exactly right (that direction once, nothing else). A word the detector hears
+  /// worse than the others shows here, where the pooled accuracy hides it.
+  public var singleCommands: [Direction: WordTally] {
+    var tallies: [Direction: WordTally] = [:]
+    for recording in recordings where recording.expected.count == 1 {
+      tallies[recording.expected[0], default: WordTally()].add(right: recording.isExact)
+    }
+    return tallies
+  }
+
+  /// `singleCommands` in a line, the directions in their order ("up 135/164 (82.3%), down
+  /// ..."); nil without recordings of one command alone.
+  public var singleCommandsLine: String? {
+    let tallies = singleCommands
+    let parts = Direction.allCases.compactMap { direction in
+      tallies[direction].flatMap { tally in
+        tally.accuracy.map { "\(direction.rawValue) \(tally.right)/\(tally.items) (\(($0 * 100).formatted(digits: 1))%)" }
+      }
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
 
   public var confusion: ConfusionMatrix {
     var matrix = ConfusionMatrix()

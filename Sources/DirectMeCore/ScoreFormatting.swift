@@ -18,6 +18,7 @@ public enum ScoreText {
     lines.append("false-alarm rate:        \(percent(report.falseAlarmRate))  (recordings without a command that moved the ninja)")
     lines.append("overall accuracy:        \(percent(report.overallAccuracy))  (all recordings exactly right)")
     lines.append("rescues taken:           \(report.rescues)\(report.rescues > 0 ? "  (\(report.rescuesRight) right, \(report.rescuesWrong) wrong)" : "")")
+    if let words = report.singleCommandsLine { lines.append("each word alone, right: \(words)") }
     lines.append("")
     lines.append("confusion (rows: expected, columns: recognized; '-' is nothing):")
     let labels = ConfusionMatrix.labels.map { $0?.rawValue ?? "-" }
@@ -65,6 +66,8 @@ public struct ScoreJSON: Codable, Hashable, Sendable {
   public var rescuesWrong: Int
   /// confusion[expected][recognized], "-" for nothing.
   public var confusion: [String: [String: Int]]
+  /// Recordings of one command alone, by its direction: how many, and how many right.
+  public var singleCommands: [String: WordTally]
   public var worst: [Worst]
   public var failed: [String]
   public var badLines: Int
@@ -82,6 +85,7 @@ public struct ScoreJSON: Codable, Hashable, Sendable {
     rescuesWrong = report.rescuesWrong
     let matrix = report.confusion
     self.confusion = matrix.table
+    singleCommands = Dictionary(uniqueKeysWithValues: report.singleCommands.map { ($0.key.rawValue, $0.value) })
     self.worst = report.worst(worst).map {
       Worst(path: $0.path, expected: $0.expected, recognized: $0.recognized, transcripts: $0.transcripts, editDistance: $0.editDistance)
     }

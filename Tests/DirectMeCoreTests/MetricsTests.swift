@@ -56,6 +56,27 @@ struct MetricsTests {
     #expect(none.contains("rescues taken:           0\n"), "\(none)")
   }
 
+  @Test("one command alone is tallied by its direction; sequences and other words are not")
+  func singleCommands() {
+    let report = ScoreReport(recordings: [
+      ScoredRecording(path: "a", expected: [.up], recognized: [.up]),
+      ScoredRecording(path: "b", expected: [.up], recognized: []),
+      ScoredRecording(path: "c", expected: [.up], recognized: [.up, .up]),
+      ScoredRecording(path: "d", expected: [.left], recognized: [.left]),
+      ScoredRecording(path: "e", expected: [.down, .left], recognized: [.down, .left]),
+      ScoredRecording(path: "f", expected: [], recognized: [.right]),
+    ])
+    #expect(report.singleCommands == [.up: WordTally(items: 3, right: 1), .left: WordTally(items: 1, right: 1)])
+    #expect(report.singleCommandsLine == "up 1/3 (33.3%), left 1/1 (100.0%)")
+    let text = ScoreText.render(report, worst: 0)
+    #expect(text.contains("each word alone, right: up 1/3 (33.3%), left 1/1 (100.0%)\n"), "\(text)")
+    let json = ScoreJSON(report: report, worst: 0).jsonLine()
+    #expect(json.contains("\"single_commands\":{\"left\":{\"items\":1,\"right\":1},\"up\":{\"items\":3,\"right\":1}}"), "\(json)")
+    let sequencesOnly = ScoreReport(recordings: [ScoredRecording(path: "e", expected: [.down, .left], recognized: [])])
+    #expect(sequencesOnly.singleCommandsLine == nil)
+    #expect(!ScoreText.render(sequencesOnly, worst: 0).contains("each word alone"))
+  }
+
   @Test("what could not be scored is counted in words that fit the count")
   func notScored() {
     let report = ScoreReport(recordings: [ScoredRecording(path: "x", expected: [.up], recognized: [.up])])

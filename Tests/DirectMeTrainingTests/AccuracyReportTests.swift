@@ -36,4 +36,28 @@ struct AccuracyReportTests {
     #expect(lines.contains { $0.hasPrefix("  words") && $0.hasSuffix("3 taken, 2 right, 1 wrong") }, "\(text)")
     #expect(!lines.contains { $0.hasPrefix("  quiet") }, "a condition without rescues is not listed: \(text)")
   }
+
+  @Test("each direction said alone is tallied per condition; only conditions with enough such items are listed")
+  func singleCommands() {
+    let interpreter = Interpreter()
+    var outcomes: [ItemOutcome] = []
+    // 40 "down"s, half heard (the near miss), half not; 39 in a smaller condition.
+    for index in 0..<40 {
+      outcomes.append(
+        ItemOutcome(
+          item: BenchItem(id: "d\(index)", condition: "many", expected: [.down], samples: []),
+          results: index % 2 == 0 ? [Self.nearMiss] : []))
+    }
+    for index in 0..<39 {
+      outcomes.append(
+        ItemOutcome(item: BenchItem(id: "f\(index)", condition: "few", expected: [.down], samples: []), results: [Self.nearMiss]))
+    }
+    let report = AccuracyReport(outcomes: outcomes, interpreter: interpreter, settings: "test", curveThresholds: [], seconds: 0)
+    #expect(report.rows.map { $0.scores[AccuracyReport.directMe]?.singleCommands["down"] } == [
+      WordTally(items: 40, right: 20), WordTally(items: 39, right: 39),
+    ])
+    let lines = report.text().split(separator: "\n")
+    #expect(lines.contains { $0.hasPrefix("  many") && $0.hasSuffix("  down 20/40 (50.0%)") }, "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("  few") && $0.contains("down 39/39") }, "\(lines)")
+  }
 }
