@@ -41,8 +41,8 @@ public struct ConditionScore: Sendable, Codable {
   public var rescuesWrong: Int { rescues - rescuesRight }
   /// Items of one command alone, by its direction: how many, and how many right.
   public var singleCommands: [String: WordTally]
-  /// The same in a line (`ScoreReport.singleCommandsLine`).
-  public var singleCommandsLine: String?
+  /// The same in a line (`ScoreReport.singleCommandsLine(_:)`).
+  public var singleCommandsLine: String? { ScoreReport.singleCommandsLine(singleCommands) }
 
   public init(condition: String, report: ScoreReport) {
     self.condition = condition
@@ -52,8 +52,7 @@ public struct ConditionScore: Sendable, Codable {
     falseAlarmRate = report.falseAlarmRate
     rescues = report.rescues
     rescuesRight = report.rescuesRight
-    singleCommands = Dictionary(uniqueKeysWithValues: report.singleCommands.map { ($0.key.rawValue, $0.value) })
-    singleCommandsLine = report.singleCommandsLine
+    singleCommands = report.singleCommandsByName
   }
 }
 

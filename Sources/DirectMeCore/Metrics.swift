@@ -208,12 +208,19 @@ public struct ScoreReport: Hashable, Sendable {
     return tallies
   }
 
-  /// `singleCommands` in a line, the directions in their order ("up 135/164 (82.3%), down
-  /// ..."); nil without recordings of one command alone.
-  public var singleCommandsLine: String? {
-    let tallies = singleCommands
+  /// `singleCommands` by the direction's name, as reports write them.
+  public var singleCommandsByName: [String: WordTally] {
+    Dictionary(uniqueKeysWithValues: singleCommands.map { ($0.key.rawValue, $0.value) })
+  }
+
+  /// `singleCommands` in a line (see `singleCommandsLine(_:)`).
+  public var singleCommandsLine: String? { Self.singleCommandsLine(singleCommandsByName) }
+
+  /// Tallies by direction name in a line, the directions in their order ("up 135/164
+  /// (82.3%), down ..."); nil without any.
+  public static func singleCommandsLine(_ tallies: [String: WordTally]) -> String? {
     let parts = Direction.allCases.compactMap { direction in
-      tallies[direction].flatMap { tally in
+      tallies[direction.rawValue].flatMap { tally in
         tally.accuracy.map { "\(direction.rawValue) \(tally.right)/\(tally.items) (\(($0 * 100).formatted(digits: 1))%)" }
       }
     }

@@ -85,7 +85,7 @@ public struct ScoreJSON: Codable, Hashable, Sendable {
     rescuesWrong = report.rescuesWrong
     let matrix = report.confusion
     self.confusion = matrix.table
-    singleCommands = Dictionary(uniqueKeysWithValues: report.singleCommands.map { ($0.key.rawValue, $0.value) })
+    singleCommands = report.singleCommandsByName
     self.worst = report.worst(worst).map {
       Worst(path: $0.path, expected: $0.expected, recognized: $0.recognized, transcripts: $0.transcripts, editDistance: $0.editDistance)
     }
