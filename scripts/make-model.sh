@@ -5,8 +5,8 @@
 #   2. writes synthetic room noises (directme-bench noises);
 #   3. adapts Debian's en-us model on the adaptation part, each clip also mixed with a noise
 #      (a room noise, or babble made from the adaptation speakers' other words) at 5-20 dB SNR
-#      (directme adapt: MAP through sphinxtrain, the mixture weights and variances held near
-#      Debian's by a prior weight of 1000 frames);
+#      (directme adapt: MAP through sphinxtrain, the variances held near Debian's by a prior
+#      weight of 1000 frames, the mixture weights by 128 times that: left as Debian's);
 #   4. learns the detector on the tuning part's speakers, with noisy copies and noise-only
 #      stretches, at most 2.5% of their other words moving the ninja, and checks it on
 #      held-out speakers (directme tune);

@@ -63,10 +63,12 @@ public struct AdaptationOptions: Sendable {
   /// A copy through an overdriven microphone (`Signal.overdrivenSomehow`: its peak 3-12 dB past
   /// full scale, clipped flat) of every this many-th recording (0: none).
   public var clipEvery: Int = 0
-  /// MAP only: how many frames of evidence the base model's mixture weights and variances
-  /// weigh as, against the recordings' (sphinxtrain's `tau`, the same for every Gaussian and
-  /// senone); nil: `map_adapt` estimates a weight for each from the data. The means are
-  /// interpolated by their own Bayesian rule either way. A large weight keeps the base model's
+  /// MAP only: how many frames of evidence the base model's variances weigh as, against the
+  /// recordings' (sphinxtrain's `tau`, the same for every Gaussian); nil: `map_adapt`
+  /// estimates a weight for each from the data. `map_adapt` counts it once per codeword of a
+  /// senone's mixture weights (a PTM senone has 128: 1000 weighs its weights as 128,000 frames,
+  /// and they stay the base model's in effect). The means are interpolated by their own
+  /// Bayesian rule either way. A large weight keeps the base model's
   /// spread of each sound: estimated, the variances fitted the recordings' microphones and
   /// rooms (DirectMe's model, 2026-11-29: with 1000 and the detector tuned on it, the bench's
   /// checking speakers 93.8% right against 93.0% at the same 2.1% false alarms, the reverberant

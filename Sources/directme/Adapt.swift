@@ -63,7 +63,7 @@ struct Adapt: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "MAP only: how many frames of evidence the base model's mixture weights and variances count as against the recordings' (sphinxtrain's tau; DirectMe's model uses 1000); default: estimated from the data.",
+      "MAP only: how many frames of evidence the base model's variances count as against the recordings' (sphinxtrain's tau; DirectMe's model uses 1000), its mixture weights 128 times as many (one tau per codeword); default: estimated from the data.",
       valueName: "frames"))
   var priorWeight: Double?
 
