@@ -3,7 +3,9 @@
 
   scripts/bench-diff.py BEFORE/accuracy-items.tsv AFTER/accuracy-items.tsv [--show]
       Per condition (items in both runs): the figure before and after (right for items with a
-      command, moving the ninja for items without), items gained and lost; --show lists them.
+      command, moving the ninja for items without), items gained and lost, and how likely a
+      split at least that uneven is by chance (two-sided sign test over the items that changed;
+      a condition's items share recordings, so read it as a lower bound); --show lists them.
 
   scripts/bench-diff.py ITEMS.tsv --refuse FEATURE --at-least X | --under X [--words up,down] [--show]
       What the run would have given had the detector also refused every command word it took
@@ -16,6 +18,7 @@ Standard library only (an analysis aid, not part of the product).
 """
 import argparse
 import collections
+import math
 import re
 import sys
 
@@ -42,12 +45,22 @@ def feature(text, name):
     return float(found.group(1)) if found else None
 
 
+def sign_test(gained, lost):
+    """Two-sided sign test: the chance of a split of gained + lost changed items at least as
+    uneven as this one if each change went either way with probability 1/2."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(gained, lost) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
+
+
 def report(pairs, show):
     """pairs: (condition, item) -> (expected, before, after, heard)."""
     conditions = collections.OrderedDict()
     for key, value in pairs.items():
         conditions.setdefault(key[0], []).append((key[1],) + value)
-    print(f"{'condition':70s} {'n':>5s} {'before':>7s} {'after':>7s} gained lost")
+    print(f"{'condition':70s} {'n':>5s} {'before':>7s} {'after':>7s} gained lost      p")
     totals = [0, 0]
     for condition, rows in conditions.items():
         commands = any(row[1] for row in rows)
@@ -61,12 +74,13 @@ def report(pairs, show):
         totals[1] += len(lost)
         if gained or lost:
             kind = "" if commands else "  (moving the ninja)"
-            print(f"{condition[:70]:70s} {len(rows):5d} {figure(2):7.1f} {figure(3):7.1f} {len(gained):6d} {len(lost):4d}{kind}")
+            p = sign_test(len(gained), len(lost))
+            print(f"{condition[:70]:70s} {len(rows):5d} {figure(2):7.1f} {figure(3):7.1f} {len(gained):6d} {len(lost):4d} {p:6.3f}{kind}")
             if show:
                 for tag, group in (("+", gained), ("-", lost)):
                     for row in group:
                         print(f"    {tag} {row[0]} | expected '{row[1]}' | '{row[2]}' -> '{row[3]}' | {row[4][:160]}")
-    print(f"items gained {totals[0]}, lost {totals[1]}")
+    print(f"items gained {totals[0]}, lost {totals[1]} (sign test p = {sign_test(*totals):.3g})")
 
 
 def main():
