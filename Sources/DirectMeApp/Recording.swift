@@ -136,7 +136,7 @@ public struct EnrollJob: @unchecked Sendable {
     self.output = output
   }
 
-  public static let labelsName = "labels.tsv"
+  public static let labelsName = LabelsFormat.fileName
 
   /// Asks on the terminal when there is one (stdin and stderr), else nobody is asked.
   public static var terminalQuestion: ((String) -> String?)? {

@@ -11,7 +11,8 @@ public struct ScoreRun {
   /// Lines of the labels file that could not be parsed.
   public var badLines: Int
 
-  /// Reads `labels` (paths relative to its folder) and scores each recording, with a
+  /// Reads `labels` (a labels file or a folder holding `labels.tsv`; paths relative to its
+  /// folder) and scores each recording, with a
   /// progress bar; problems are reported through `output` as they come. Several recognizers
   /// score at once, each on a thread of its own taking every n-th recording: each recording
   /// starts afresh (`replayFile`), so the report is the same with any number of them.
@@ -19,6 +20,7 @@ public struct ScoreRun {
     labels: String, recognizers: [Recognizer], interpreter: Interpreter, output: Output = .standard
   ) throws -> ScoreRun {
     precondition(!recognizers.isEmpty, "at least one recognizer")
+    let labels = LabelsFormat.file(named: labels)
     let text: String
     do {
       text = try String(contentsOfFile: labels, encoding: .utf8)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One line of a labels file: a recording and the directions said in it (none for a
 /// recording that holds no command), and optionally the words said and who said them.
 public struct LabeledRecording: Hashable, Sendable {
@@ -35,6 +37,17 @@ public struct LabelsError: Error, Hashable, Sendable, CustomStringConvertible {
 /// and empty for a non-command; optionally `<TAB>transcript<TAB>speaker` after them (the words
 /// said, and a speaker id). Blank lines and lines starting with `#` are skipped.
 public enum LabelsFormat {
+  /// The labels file a command-line argument names: the file itself, or `labels.tsv` in a
+  /// folder (as `directme enroll` and the data sets keep theirs).
+  public static func file(named given: String) -> String {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue else { return given }
+    return URL(fileURLWithPath: given).appendingPathComponent(fileName).path
+  }
+
+  /// The name a folder's labels file has.
+  public static let fileName = "labels.tsv"
+
   /// Every good line, and an error for each bad one (so one bad line loses nothing else).
   public static func parse(_ text: String) -> (recordings: [LabeledRecording], errors: [LabelsError]) {
     var recordings: [LabeledRecording] = []

@@ -43,11 +43,7 @@ public enum LabelledAudioReader {
     var recordings: [LabelledAudio] = []
     var problems: [String] = []
     for given in paths {
-      var file = given
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue {
-        file = URL(fileURLWithPath: given).appendingPathComponent("labels.tsv").path
-      }
+      let file = LabelsFormat.file(named: given)
       let text: String
       do {
         text = try String(contentsOfFile: file, encoding: .utf8)

@@ -9,11 +9,12 @@ struct Score: ParsableCommand {
     abstract: "Score command accuracy on labelled recordings.",
     discussion: """
       LABELS is a tab-separated file: path<TAB>expected directions, space-separated (empty for \
-      a recording without a command); paths are relative to the file's folder.
+      a recording without a command); paths are relative to the file's folder. A folder holding \
+      a labels.tsv (as directme enroll writes, as the data sets keep theirs) names that file.
       """
   )
 
-  @Argument(help: ArgumentHelp("The labels file.", valueName: "labels.tsv"))
+  @Argument(help: ArgumentHelp("The labels file, or a folder holding a labels.tsv.", valueName: "labels.tsv"))
   var labels: String
 
   @Flag(help: "Print the report as one JSON object.")

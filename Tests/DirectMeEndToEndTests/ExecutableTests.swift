@@ -160,7 +160,7 @@ struct ExecutableTests {
     }
   }
 
-  @Test("score reads a labels file and reports accuracy, false alarms and the confusion matrix")
+  @Test("score reads a labels file (or the folder holding it) and reports accuracy, false alarms and the confusion matrix")
   func score() throws {
     let folder = try TestSupport.temporaryFolder("score")
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -191,6 +191,15 @@ struct ExecutableTests {
     #expect(together.status == 0 && alone.status == 0, "\(together.stderr) \(alone.stderr)")
     #expect(together.stdout == alone.stdout)
     #expect(together.stdout == json.stdout, "the default (one job per core) gives it too")
+    // The folder holding labels.tsv names it (as enroll writes it, as the data sets keep it).
+    let byFolder = try TestSupport.run([executable!.path, "score", "--json", folder.path])
+    #expect(byFolder.status == 0 && byFolder.stdout == json.stdout, "\(byFolder.stderr)")
+    let empty = folder.appendingPathComponent("empty")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let noLabels = try TestSupport.run([executable!.path, "score", empty.path])
+    #expect(
+      noLabels.status != 0 && noLabels.stderr.contains("\(empty.path)/labels.tsv: cannot read the labels file (no such file)"),
+      "\(noLabels.stderr)")
     let noJobs = try TestSupport.run([executable!.path, "score", "--jobs", "0", labelsFile.path])
     #expect(noJobs.status != 0 && noJobs.stderr.contains("--jobs must be 1 or more"), "\(noJobs.stderr)")
 
