@@ -292,6 +292,21 @@ struct SignalEvidenceTests {
     #expect(!gate.passes(evidence, word: word))
     word.word = "down"
     #expect(gate.passes(evidence, word: word))
+    // An "up" that does not stand out of the sound around it (a call or a rattle that goes on)
+    // needs more of its energy there; one that stands out, or another word, does not.
+    word.word = "up"
+    word.speechShare = Detector.Gate.minimumSpeechShareOfFaintUp - 0.05
+    #expect(word.speechShare! > Detector.Gate.minimumSpeechShareOfUp)
+    word.standout = Detector.Gate.faintUpStandout + 5
+    #expect(gate.passes(evidence, word: word))
+    word.standout = Detector.Gate.faintUpStandout - 5
+    #expect(!gate.passes(evidence, word: word))
+    #expect(gate.refusal(evidence, word: word) == .unlikeVoice(.outsideSpeechBand))
+    word.speechShare = Detector.Gate.minimumSpeechShareOfFaintUp + 0.05
+    #expect(gate.passes(evidence, word: word))
+    word.speechShare = Detector.Gate.minimumSpeechShareOfFaintUp - 0.05
+    word.word = "down"
+    #expect(gate.passes(evidence, word: word))
   }
 
   @Test("a vowel spreads its energy over its harmonics, a ringing pot's partials lie in a few sharp peaks; the gate refuses such an \"up\"")
