@@ -136,8 +136,6 @@ public struct EnrollJob: @unchecked Sendable {
     self.output = output
   }
 
-  public static let labelsName = LabelsFormat.fileName
-
   /// Asks on the terminal when there is one (stdin and stderr), else nobody is asked.
   public static var terminalQuestion: ((String) -> String?)? {
     guard isatty(STDIN_FILENO) != 0 else { return nil }
@@ -197,7 +195,7 @@ public struct EnrollJob: @unchecked Sendable {
               path: name, expected: prompt.expected, line: labels.count + 1,
               transcript: prompt.text.replacingOccurrences(of: ".", with: "").lowercased(), speaker: speaker))
           try LabelsFormat.format(labels).write(
-            to: folderURL.appendingPathComponent(Self.labelsName), atomically: true, encoding: .utf8)
+            to: folderURL.appendingPathComponent(LabelsFormat.fileName), atomically: true, encoding: .utf8)
         } catch {
           output.warning("directme: error: \(error)")
           failed = true
@@ -208,7 +206,7 @@ public struct EnrollJob: @unchecked Sendable {
     }
     channel.post(.prompt(nil))
     output.line(
-      "enrolled \(labels.count) of \(count) recordings in \(folder)/\(Self.labelsName)"
+      "enrolled \(labels.count) of \(count) recordings in \(folder)/\(LabelsFormat.fileName)"
         + (labels.isEmpty ? "" : "; next: directme personalize \(folder)"))
     channel.post(.finished(failed: failed || labels.isEmpty))
   }

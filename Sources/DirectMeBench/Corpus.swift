@@ -45,7 +45,7 @@ public struct CorpusBuilder {
 
   /// The dev set's recordings (none of them used for adapting or tuning).
   public func devSet(_ folder: URL) throws -> [BenchItem] {
-    let labelsFile = folder.appendingPathComponent("labels.tsv")
+    let labelsFile = folder.appendingPathComponent(LabelsFormat.fileName)
     let (recordings, errors) = LabelsFormat.parse(try String(contentsOf: labelsFile, encoding: .utf8))
     if let error = errors.first { throw Tools.Failure(description: "\(labelsFile.path): \(error)") }
     return try recordings.map { recording in

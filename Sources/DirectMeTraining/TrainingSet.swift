@@ -31,7 +31,7 @@ public enum TrainingSet {
   /// wake-word phrases) count as speakers of their own.
   public static func read(_ folder: URL) throws -> [LabelledAudio] {
     let manifestFile = folder.appendingPathComponent("manifest.tsv")
-    let labelsFile = folder.appendingPathComponent("labels.tsv")
+    let labelsFile = folder.appendingPathComponent(LabelsFormat.fileName)
     let manifest: String
     let labelsText: String
     do {

@@ -237,7 +237,7 @@ struct AccuracyBench: ParsableCommand {
       warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")
     }
     let devFolder = URL(fileURLWithPath: dev ?? Resources.path("../shared/data/speech-commands-dev"))
-    if FileManager.default.fileExists(atPath: devFolder.appendingPathComponent("labels.tsv").path) {
+    if FileManager.default.fileExists(atPath: devFolder.appendingPathComponent(LabelsFormat.fileName).path) {
       let devItems = try builder.devSet(devFolder)
       if includes(.dev) { items += devItems }
       realCommands += devItems.filter { !$0.expected.isEmpty }

@@ -120,7 +120,7 @@ struct EnrollBench: ParsableCommand {
             path: prompt.name + ".wav", expected: prompt.expected, line: labels.count + 1,
             transcript: prompt.text.replacingOccurrences(of: ".", with: ""), speaker: "enrolled"))
       }
-      let labelsPath = enrollFolder.appendingPathComponent("labels.tsv").path
+      let labelsPath = enrollFolder.appendingPathComponent(LabelsFormat.fileName).path
       try LabelsFormat.format(labels).write(toFile: labelsPath, atomically: true, encoding: .utf8)
 
       // Test recordings of every voice, each folder with a labels.tsv (`directme score` reads it:
@@ -149,7 +149,7 @@ struct EnrollBench: ParsableCommand {
         for (number, text) in Self.testOthers.enumerated() {
           try add(text, expected: [], variation: Self.testVariations[number % Self.testVariations.count], name: "other-\(number)")
         }
-        try LabelsFormat.format(labels).write(to: folder.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
+        try LabelsFormat.format(labels).write(to: folder.appendingPathComponent(LabelsFormat.fileName), atomically: true, encoding: .utf8)
         return items
       }
       warn("bench: making the test recordings")
@@ -221,7 +221,7 @@ struct EnrollBench: ParsableCommand {
         for (speaker, enroll, test) in realSpeakers {
           let folder = outURL.appendingPathComponent("speaker-\(speaker)")
           try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-          let labels = folder.appendingPathComponent("labels.tsv")
+          let labels = folder.appendingPathComponent(LabelsFormat.fileName)
           try TrainingSet.labels(enroll).write(to: labels, atomically: true, encoding: .utf8)
           let model = folder.appendingPathComponent("personal-model").path
           warn("bench: enrolling \(speaker) (\(enroll.count) clips)")

@@ -47,8 +47,8 @@ struct Enroll: ParsableCommand {
       throw ValidationError("--others must be between 0 and \(EnrollmentPlan.otherPhrases.count)")
     }
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    if FileManager.default.fileExists(atPath: folder + "/" + EnrollJob.labelsName) {
-      throw ValidationError("\(folder) already holds an enrollment (\(EnrollJob.labelsName)); choose another folder")
+    if FileManager.default.fileExists(atPath: folder + "/" + LabelsFormat.fileName) {
+      throw ValidationError("\(folder) already holds an enrollment (\(LabelsFormat.fileName)); choose another folder")
     }
   }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DirectMeApp
 import DirectMeCommandLine
+import DirectMeCore
 import Foundation
 
 struct Personalize: ParsableCommand {
@@ -43,11 +44,7 @@ struct Personalize: ParsableCommand {
         print("forgot the personal model: plain 'directme' uses \(Resources.defaultModel)")
         return
       }
-      var labels = folder!
-      var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: labels, isDirectory: &isFolder), isFolder.boolValue {
-        labels += "/" + EnrollJob.labelsName
-      }
+      let labels = LabelsFormat.file(named: folder!)
       try PersonalizeJob(
         labels: labels, base: recognizer.model ?? Resources.defaultModel, dictionary: recognizer.dict,
         grammar: recognizer.grammar ?? Resources.defaultGrammar, out: out ?? UserSettings.dataFolder + "/personal-model",
