@@ -30,7 +30,7 @@ public struct AdaptJob {
     }
     let (recordings, problems) = try LabelledAudioReader.read(labels)
     for problem in problems { output.warning("directme: error: \(problem)") }
-    if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was adapted") }
+    if !problems.isEmpty { throw Failure.problems(problems.count, in: "the labels", "nothing was adapted") }
     let (items, skipped) = AdaptationItem.items(from: recordings)
     if skipped > 0 { output.warning("adapt: \(skipped) non-command recordings have no transcript (third column) and are left out") }
     guard !items.isEmpty else { throw Failure("no recordings to adapt on in \(labels.joined(separator: ", "))") }

@@ -10,6 +10,11 @@ public struct Failure: Error, CustomStringConvertible {
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }
+
+  /// "1 problem in the labels; nothing was tuned", "3 problems in ...".
+  static func problems(_ count: Int, in place: String, _ outcome: String) -> Failure {
+    Failure("\(count) \(count == 1 ? "problem" : "problems") in \(place); \(outcome)")
+  }
 }
 
 /// Where the stage and the pipelines write what they have to say: lines for stdout, and

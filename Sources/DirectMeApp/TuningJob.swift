@@ -38,7 +38,7 @@ public struct TuningJob {
   public func run(output: Output = .standard) throws {
     var (audio, problems) = try LabelledAudioReader.read(labels)
     for problem in problems { output.warning("directme: error: \(problem)") }
-    if !problems.isEmpty { throw Failure("\(problems.count) problems in the labels; nothing was tuned") }
+    if !problems.isEmpty { throw Failure.problems(problems.count, in: "the labels", "nothing was tuned") }
     guard audio.contains(where: { !$0.expected.isEmpty }) else { throw Failure("no command recordings to tune on") }
     let joined = try NoiseMaterial.joined(audio)
     let rooms = try NoiseMaterial.reverberantCopies(of: audio, every: reverbEvery)

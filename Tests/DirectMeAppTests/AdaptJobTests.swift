@@ -26,3 +26,12 @@ struct AdaptJobTests {
     #expect(AdaptJob.summaryLine(old, out: "m") == "adapted base by MLLR on 30 recordings (1.5 min) -> m")
   }
 }
+
+@Suite("a labels file's problems")
+struct LabelsProblemsTests {
+  @Test("are counted in words that agree with the count")
+  func counted() {
+    #expect(Failure.problems(1, in: "the labels", "nothing was tuned").message == "1 problem in the labels; nothing was tuned")
+    #expect(Failure.problems(3, in: "a.tsv", "nothing was adapted").message == "3 problems in a.tsv; nothing was adapted")
+  }
+}
