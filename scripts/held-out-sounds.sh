@@ -8,9 +8,12 @@
 # is a false alarm):
 #   - minetest-data: Minetest's sound effects (109 files: footsteps, water, doors, tools, digging).
 #   - megaglest-data's unit effects: non-vocal ones (hooves, hits, catapults, knives, water), attack
-#     sounds (sword swings with battle cries) and death cries, apart; its music and its units' spoken
+#     sounds (sword swings with battle cries) and death cries, apart; its units' spoken
 #     acknowledgements (`_ack`, `_select`) left out, its landscapes' ambience too (the benchmark's
 #     "real ambience" conditions use those).
+#   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
+#     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
+#     made with sox into OUT/megaglest-music.
 # Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
 # benchmark's sounds carries over. Needs `directme` built (swift build -c release) and network access
 # to the Debian mirror.
@@ -51,6 +54,24 @@ fetch megaglest-data
 sounds() { find "$1" -type f \( -iname '*.ogg' -o -iname '*.wav' \); }
 minetest=$(sounds "$out/minetest-data/usr/share/games/minetest" | labels minetest)
 units=$(sounds "$out/megaglest-data/usr/share/games/megaglest" | grep -v -e /tilesets/ -e /music/ -e _ack -e _select)
+music="$out/megaglest-music"
+if [ ! -f "$music/labels.tsv" ]; then
+  mkdir -p "$music"
+  : > "$music/labels.tsv.part"
+  sounds "$out/megaglest-data/usr/share/games/megaglest" | grep /music/ | sort | while IFS= read -r piece; do
+    name=$(basename "$piece" .ogg)
+    seconds=$(soxi -D "$piece" | cut -d. -f1)
+    turn=0
+    for start in 5 35 65 95 125 155; do
+      [ $((start + 15)) -le "$seconds" ] || continue
+      level=$([ $((turn % 2)) = 0 ] && echo -35 || echo -20)
+      sox "$piece" -r 16000 -c 1 -b 16 "$music/${name}_$start.wav" trim "$start" 15 remix - norm "$level"
+      printf '%s\t\n' "${name}_$start.wav" >> "$music/labels.tsv.part"
+      turn=$((turn + 1))
+    done
+  done
+  mv "$music/labels.tsv.part" "$music/labels.tsv"
+fi
 effects=$(echo "$units" | grep -v -e attack -e _die | labels megaglest-effects)
 attacks=$(echo "$units" | grep -e attack | labels megaglest-attacks)
 deaths=$(echo "$units" | grep -e _die | labels megaglest-deaths)
@@ -59,3 +80,4 @@ score "Minetest's sound effects" "$minetest"
 score "MegaGlest's unit effects (non-vocal)" "$effects"
 score "MegaGlest's attack sounds (swings, battle cries)" "$attacks"
 score "MegaGlest's death cries" "$deaths"
+score "MegaGlest's music (15-s stretches)" "$music/labels.tsv"

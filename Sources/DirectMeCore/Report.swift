@@ -16,6 +16,11 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var voiced: Double?
     public var loud: Double?
     public var standout: Double?
+    /// For a command word, the share of its loud part's energy in the speech band (200-3,400
+    /// Hz) and the share of that in three sharp spectral peaks (`WordSegment.speechShare`,
+    /// `toneShare`): the gate's test of whether it sounds like a voice.
+    public var speechShare: Double?
+    public var toneShare: Double?
     /// For a command word, how likely the model's word verifier found its stretch to be this
     /// word (its margin includes that opinion, `WordVerifier`).
     public var verified: Double?
@@ -118,7 +123,8 @@ public struct FileReport: Codable, Hashable, Sendable {
       Word(
         word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
         confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3), voiced: $0.voiced?.rounded(to: 3),
-        loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), verified: $0.verified?.rounded(to: 3))
+        loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), speechShare: $0.speechShare?.rounded(to: 3),
+        toneShare: $0.toneShare?.rounded(to: 3), verified: $0.verified?.rounded(to: 3))
     }
   }
 
