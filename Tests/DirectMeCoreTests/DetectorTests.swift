@@ -338,6 +338,18 @@ struct SignalEvidenceTests {
     #expect(!gate.passes(evidence, word: word))
     word.word = "down"
     #expect(gate.passes(evidence, word: word))
+    // An "up" whose margin is not clear may keep less of it there than one whose margin is.
+    word.word = "up"
+    word.toneShare = (Detector.Gate.maximumToneShareOfUnsureUp + Detector.Gate.maximumToneShareOfUp) / 2
+    word.margin = Detector.Gate.unsureUpMargin + 5
+    #expect(gate.passes(evidence, word: word))
+    word.margin = Detector.Gate.unsureUpMargin - 5
+    #expect(gate.refusal(evidence, word: word) == .unlikeVoice(.pureTones))
+    word.toneShare = Detector.Gate.maximumToneShareOfUnsureUp - 0.01
+    #expect(gate.passes(evidence, word: word))
+    word.toneShare = (Detector.Gate.maximumToneShareOfUnsureUp + Detector.Gate.maximumToneShareOfUp) / 2
+    word.word = "down"
+    #expect(gate.passes(evidence, word: word))
   }
 
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
