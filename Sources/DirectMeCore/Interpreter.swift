@@ -113,6 +113,8 @@ public enum Rejection: Hashable, Sendable, Codable {
         "\"\(heard.joined(separator: " "))\" is no voice's sound: its energy lies outside the speech band (a drum, a cymbal?)"
       case .pureTones:
         "\"\(heard.joined(separator: " "))\" is no voice's sound: its energy lies in a few pure tones (a ringing dish, a whistle, a bird?)"
+      case .brief:
+        "\"\(heard.joined(separator: " "))\" is no voice's sound: a brief sound, shorter than a vowel (a knock, a click?)"
       }
     case .notACommand(let heard):
       "not a command: \"\(heard.joined(separator: " "))\""

@@ -352,6 +352,23 @@ struct SignalEvidenceTests {
     #expect(gate.passes(evidence, word: word))
   }
 
+  @Test("an \"up\" that is the whole of a brief sound needs a vowel's loud part; in a longer utterance, or another word, it does not")
+  func briefUp() {
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let brief = SignalEvidence(voiced: 0.1, longestVoiced: 0.05, dynamicRange: 30, duration: Detector.Gate.briefUp.utterance - 0.1)
+    let longer = SignalEvidence(voiced: 0.1, longestVoiced: 0.05, dynamicRange: 30, duration: Detector.Gate.briefUp.utterance + 0.3)
+    var word = WordSegment(word: "up", start: 0.3, end: 0.4, margin: -5, voiced: 0.05, loud: Detector.Gate.briefUp.loud - 0.02)
+    #expect(gate.refusal(brief, word: word) == .unlikeVoice(.brief))
+    #expect(gate.passes(longer, word: word))
+    word.loud = Detector.Gate.briefUp.loud + 0.02
+    #expect(gate.passes(brief, word: word))
+    word.loud = Detector.Gate.briefUp.loud - 0.02
+    word.word = "down"
+    #expect(gate.passes(brief, word: word))
+    // The reason a user reads.
+    #expect(Rejection.unlikeVoice(heard: ["up"], why: .brief).reason.contains("brief sound"))
+  }
+
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
   func backgroundVoicing() {
     var random = Signal.Random(seed: 7)
