@@ -346,7 +346,10 @@ public struct Detector: Hashable, Sendable, Codable {
     /// more right, no false alarm more; sounds kept out of the benchmark and of this rule's
     /// making (`scripts/held-out-sounds.sh`): Minetest's effects 10.4 -> 6.6% moving the
     /// ninja, MegaGlest's attack sounds 32.4 -> 31.2%, the rest as before. Simulated: 80 ms
-    /// under 0.5 s lost a faster speaker's "up" and one in room noise.
+    /// under 0.5 s lost a faster speaker's "up" and one in room noise. It acts where a sound
+    /// starts with its recording (a clip, a file: every item it gained): live, the lead-in and
+    /// the pause after a word make an utterance longer than that (a djembe's stroke after 1 s
+    /// of silence: 1.14 s, refused there by its confidence).
     public static let briefUp = (loud: 0.08, utterance: 0.45)
 
     /// See `unlikeVoice`.
