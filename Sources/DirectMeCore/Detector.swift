@@ -315,18 +315,16 @@ public struct Detector: Hashable, Sendable, Codable {
 
     /// Why a command word's loud part does not sound like a voice, nil when it does: its
     /// energy lies outside the speech band (`minimumSpeechShare`, more of it for an "up" that
-    /// does not stand out: `minimumSpeechShareOfFaintUp`) or in a few pure tones
-    /// (`maximumToneShare(ofUpWithMargin:)`).
+    /// does not stand out: `minimumSpeechShareOfFaintUp`), and for "up" alone, in a few pure
+    /// tones (`maximumToneShare(ofUpWithMargin:)`) or in a sound too brief for a vowel
+    /// (`briefUp`).
     public static func unlikeVoice(_ word: WordSegment, in evidence: SignalEvidence? = nil) -> UnlikeVoice? {
       if let share = word.speechShare, share + 1e-9 < minimumSpeechShare(of: word.word, standout: word.standout) {
         return .outsideSpeechBand
       }
-      if word.word == "up", let tone = word.toneShare, tone >= maximumToneShare(ofUpWithMargin: word.margin) {
-        return .pureTones
-      }
-      if word.word == "up", let loud = word.loud, loud + 1e-9 < briefUp.loud,
-        let duration = evidence?.duration, duration < briefUp.utterance
-      {
+      guard word.word == "up" else { return nil }
+      if let tone = word.toneShare, tone >= maximumToneShare(ofUpWithMargin: word.margin) { return .pureTones }
+      if let loud = word.loud, loud + 1e-9 < briefUp.loud, let duration = evidence?.duration, duration < briefUp.utterance {
         return .brief
       }
       return nil
