@@ -136,6 +136,11 @@ enum {
    * codebook's means and precisions are read once for all of them (read once a frame, the
    * model's 2 MB did not stay in the cache between frames). */
   BATCH = 8,
+  /* Frames scored ahead together when every senone is scored in a whole utterance (see
+   * `score_ahead`), their codeword scores BATCH at a time: each batch of them wakes the
+   * helper thread twice, and a wake-up cost more than a batch of 8 frames' half (the
+   * kernel's scheduler was 7.7% of a replay's samples with AHEAD 8). */
+  AHEAD = 32,
   /* fast_logmath_add's table, padded: a difference past the table adds nothing. */
   ADD_TABLE_SIZE = 4096,
   /* The entries a table of 8-bit log-additions holds before they round to 0: 29 for the
@@ -212,15 +217,20 @@ struct directme_senone_scorer {
    * senone scores before the best is taken off ([frame][senone]) and best; `ahead_next`: the
    * frame they serve next (-1: none). */
   topn_t *ahead_topn;
-  int32_t *ahead_ascores;
+  /* Each frame's senone scores as pocketsphinx keeps them before the best is taken off: the
+   * low 16 bits of the sum (`serve_ahead` takes the best off those, as `score_senones`
+   * does), [frame][senone]; the sums themselves in `part_ascores`, a frame at a time. */
+  int16_t *ahead_ascores;
+  int32_t *part_ascores; /* [part][senone] */
+  mfcc_t *part_dist;     /* [part][frame][codeword]: a codebook's codeword scores, AHEAD frames */
   mfcc_t *ahead_feat;
   mfcc_t *ahead_scratch; /* [part][codeword]: distances of frames past the last at hand */
-  int32_t ahead_norm[BATCH];
-  int32_t ahead_stream_norm[BATCH][MAX_STREAMS];
-  int32_t ahead_best[BATCH];
-  int32_t part_top[2][BATCH][MAX_STREAMS]; /* each part's best codeword score, >> SENSCR_SHIFT */
-  int32_t part_best[2][BATCH];
-  mfcc_t **ahead_frames[BATCH];
+  int32_t ahead_norm[AHEAD];
+  int32_t ahead_stream_norm[AHEAD][MAX_STREAMS];
+  int32_t ahead_best[AHEAD];
+  int32_t part_top[2][AHEAD][MAX_STREAMS]; /* each part's best codeword score, >> SENSCR_SHIFT */
+  int32_t part_best[2][AHEAD];
+  mfcc_t **ahead_frames[AHEAD];
   int ahead_first, ahead_count, ahead_next;
   /* The codebooks [0, split) are the first part's, the rest the second's: about half the
    * work each (a codebook's Gaussians, then its senones). */
@@ -231,6 +241,9 @@ struct directme_senone_scorer {
   int phase;
   _Atomic uint32_t go;   /* bumped to start a phase */
   _Atomic uint32_t done; /* the helper's answer: the `go` it finished */
+  /* Whether the helper may be asleep on `go`, and this thread on `done`: a wake-up is a
+   * system call, made only then. */
+  _Atomic int helper_sleeps, main_sleeps;
   _Atomic int quit;
 };
 
@@ -353,6 +366,8 @@ static void release(directme_senone_scorer *s) {
   free(s->fits);
   free(s->ahead_topn);
   free(s->ahead_ascores);
+  free(s->part_ascores);
+  free(s->part_dist);
   free(s->ahead_feat);
   free(s->ahead_scratch);
   free(s);
@@ -447,11 +462,13 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   free(next);
   /* Frames scored ahead; the parts: a codebook's Gaussians weigh about as much as the
    * average codebook's senones. */
-  s->ahead_topn = malloc((size_t)BATCH * s->slot_size * sizeof(topn_t));
-  s->ahead_ascores = malloc((size_t)BATCH * s->n_sen * sizeof(int32_t));
-  s->ahead_feat = malloc((size_t)BATCH * s->total_featlen * sizeof(mfcc_t));
+  s->ahead_topn = malloc((size_t)AHEAD * s->slot_size * sizeof(topn_t));
+  s->ahead_ascores = malloc((size_t)AHEAD * s->n_sen * sizeof(int16_t));
+  s->part_ascores = malloc((size_t)2 * s->n_sen * sizeof(int32_t));
+  s->part_dist = malloc((size_t)2 * AHEAD * s->n_density * sizeof(mfcc_t));
+  s->ahead_feat = malloc((size_t)AHEAD * s->total_featlen * sizeof(mfcc_t));
   s->ahead_scratch = malloc((size_t)2 * s->n_density * sizeof(mfcc_t));
-  if (!s->ahead_topn || !s->ahead_ascores || !s->ahead_feat || !s->ahead_scratch) {
+  if (!s->ahead_topn || !s->ahead_ascores || !s->part_ascores || !s->part_dist || !s->ahead_feat || !s->ahead_scratch) {
     free(s->ahead_topn);
     s->ahead_topn = NULL; /* the frames are scored one by one */
   }
@@ -637,15 +654,15 @@ __attribute__((target("avx2"))) static void distances_batch_avx2(int n, int len,
 }
 #endif
 
-/* How many frames from `frame` on (at most BATCH) the decoder already holds features of,
+/* How many frames from `frame` on (at most `most`) the decoder already holds features of,
  * `feat` being `frame`'s: 1 when the acoustic model's layout does not say the same. */
-static int frames_ahead(directme_senone_scorer const *s, mfcc_t **feat, int32_t frame) {
+static int frames_ahead(directme_senone_scorer const *s, mfcc_t **feat, int32_t frame, int most) {
   acmod_mirror const *a = s->acmod;
   if (a == NULL || a->feat_buf == NULL || a->n_feat_alloc < 1 || a->feat_outidx < 0 || a->feat_outidx >= a->n_feat_alloc
       || a->n_feat_frame < 1 || a->n_feat_frame > a->n_feat_alloc || a->output_frame != frame
       || a->feat_buf[a->feat_outidx] != feat)
     return 1;
-  return a->n_feat_frame < BATCH ? a->n_feat_frame : BATCH;
+  return a->n_feat_frame < most ? a->n_feat_frame : most;
 }
 
 /* Whether `feat` holds the features `kept` (every stream's, one after another). */
@@ -671,7 +688,7 @@ static mfcc_t const *batched_distances(directme_senone_scorer *s, mfcc_t **feat,
       s->frames_from_batches++;
       return s->batch_dist + (size_t)k * batch_frame_size(s);
     }
-  int ahead = frames_ahead(s, feat, frame);
+  int ahead = frames_ahead(s, feat, frame, BATCH);
   if (ahead < 2) return NULL;
   acmod_mirror const *a = s->acmod;
   mfcc_t **frames[BATCH];
@@ -1121,9 +1138,11 @@ static int score_every_senone(directme_senone_scorer *s) {
 
 #if defined(__x86_64__)
 /* How long a waiting thread spins before it sleeps: the main thread waiting for the helper's
- * half of a phase (about as long as its own, so soon over), and the helper waiting for the next
- * phase (after the second phase, the decoder searches the frames before asking for more). */
-enum { MAIN_SPINS = 2000, HELPER_SPINS = 20 };
+ * half of a phase (about as long as its own, so soon over), the helper waiting for the second
+ * phase (which comes once this thread has its half of the first and the normalization: soon
+ * too), and for the next first phase (after the second, the decoder searches the frames before
+ * asking for more: it sleeps). */
+enum { MAIN_SPINS = 2000, HELPER_SPINS_BETWEEN_PHASES = 20000, HELPER_SPINS = 20 };
 
 static void futex_wait(_Atomic uint32_t *address, uint32_t value) {
 #if defined(__linux__)
@@ -1142,19 +1161,32 @@ static void futex_wake(_Atomic uint32_t *address) {
 #endif
 }
 
-/* Waits until `*address` no longer holds `value` (spinning a little, then sleeping); returns
- * what it holds. */
-static uint32_t wait_change(_Atomic uint32_t *address, uint32_t value, int spins) {
+/* Waits until `*address` no longer holds `value` (spinning a little, then sleeping, with
+ * `*sleeps` set meanwhile); returns what it holds. */
+static uint32_t wait_change(_Atomic uint32_t *address, uint32_t value, int spins, _Atomic int *sleeps) {
   for (int i = 0; i < spins; ++i) {
     uint32_t now = atomic_load_explicit(address, memory_order_acquire);
     if (now != value) return now;
     _mm_pause();
   }
+  atomic_store(sleeps, 1);
   for (;;) {
-    uint32_t now = atomic_load_explicit(address, memory_order_acquire);
-    if (now != value) return now;
+    /* Sequentially consistent with `post`: either the poster sees `sleeps` set and wakes
+     * this thread, or this load sees the new value (the kernel also compares before it
+     * sleeps). */
+    uint32_t now = atomic_load(address);
+    if (now != value) {
+      atomic_store_explicit(sleeps, 0, memory_order_relaxed);
+      return now;
+    }
     futex_wait(address, value);
   }
+}
+
+/* Stores `value` at `address` and wakes the thread waiting on it if it may be asleep. */
+static void post(_Atomic uint32_t *address, uint32_t value, _Atomic int *sleeps) {
+  atomic_store(address, value);
+  if (atomic_load(sleeps)) futex_wake(address);
 }
 
 /* Phase 0: the codebooks [lo, hi)'s codeword scores for the frames ahead, and their top-N
@@ -1170,23 +1202,27 @@ static void ahead_part(directme_senone_scorer *s, int part, int phase) {
       for (int f = 0; f < nf; ++f) s->part_top[part][k][f] = WORST_SCORE;
     topn_t const *previous = s->ring + (size_t)((s->ahead_first + s->n_hist - 1) % s->n_hist) * s->slot_size;
     mfcc_t *scratch = s->ahead_scratch + (size_t)part * s->n_density;
+    /* The codebook's codeword scores, frame by frame, until its top-N are chosen. */
+    mfcc_t *frame_dist = s->part_dist + (size_t)part * AHEAD * s->n_density;
     for (int cb = lo; cb < hi; ++cb)
       for (int f = 0; f < nf; ++f) {
-        size_t at = (size_t)(cb * nf + f) * s->n_density;
-        mfcc_t const *z[BATCH];
-        mfcc_t *dist[BATCH];
-        for (int k = 0; k < BATCH; ++k) {
-          z[k] = s->ahead_frames[k < n ? k : n - 1][f];
-          /* Frames past the last at hand are scored into the part's scratch block. */
-          dist[k] = k < n ? s->batch_dist + (size_t)k * batch_frame_size(s) + at : scratch;
-        }
         size_t block = s->block[cb * nf + f];
-        distances_batch_avx2(s->n_density, s->featlen[f], z, s->mean_t + block, s->var_t + block, g->det[cb][f], dist);
+        for (int first = 0; first < n; first += BATCH) {
+          mfcc_t const *z[BATCH];
+          mfcc_t *dist[BATCH];
+          for (int k = 0; k < BATCH; ++k) {
+            int at_hand = first + k < n;
+            z[k] = s->ahead_frames[at_hand ? first + k : n - 1][f];
+            /* Frames past the last at hand are scored into the part's scratch block. */
+            dist[k] = at_hand ? frame_dist + (size_t)(first + k) * s->n_density : scratch;
+          }
+          distances_batch_avx2(s->n_density, s->featlen[f], z, s->mean_t + block, s->var_t + block, g->det[cb][f], dist);
+        }
         topn_t chain[MAX_TOPN];
         size_t place = (size_t)(cb * nf + f) * top;
         memcpy(chain, previous + place, (size_t)top * sizeof(topn_t));
         for (int k = 0; k < n; ++k) {
-          select_topn(chain, top, s->n_density, dist[k], 1);
+          select_topn(chain, top, s->n_density, frame_dist + (size_t)k * s->n_density, 1);
           memcpy(s->ahead_topn + (size_t)k * s->slot_size + place, chain, (size_t)top * sizeof(topn_t));
           int32_t best = chain[0].score >> SENSCR_SHIFT;
           if (best > s->part_top[part][k][f]) s->part_top[part][k][f] = best;
@@ -1195,8 +1231,9 @@ static void ahead_part(directme_senone_scorer *s, int part, int phase) {
     return;
   }
   uint8_t const *table = s->add_table;
+  int32_t *ascores = s->part_ascores + (size_t)part * s->n_sen;
   for (int k = 0; k < n; ++k) {
-    int32_t *ascores = s->ahead_ascores + (size_t)k * s->n_sen;
+    int16_t *kept = s->ahead_ascores + (size_t)k * s->n_sen;
     int best = 0x7fffffff;
     for (int cb = lo; cb < hi; ++cb) {
       int const *senones = s->cb_senones + s->cb_start[cb];
@@ -1221,8 +1258,11 @@ static void ahead_part(directme_senone_scorer *s, int part, int phase) {
         int const scores[4] = {topn[0].score, topn[1].score, topn[2].score, topn[3].score};
         add_stream_avx2(rows, scores, senones, count, ascores, table, s->short_table);
       }
-      for (int i = 0; i < count; ++i)
-        if (ascores[senones[i]] < best) best = ascores[senones[i]];
+      for (int i = 0; i < count; ++i) {
+        int32_t score = ascores[senones[i]];
+        if (score < best) best = score;
+        kept[senones[i]] = (int16_t)score;
+      }
     }
     s->part_best[part][k] = best;
   }
@@ -1231,12 +1271,13 @@ static void ahead_part(directme_senone_scorer *s, int part, int phase) {
 static void *helper_main(void *argument) {
   directme_senone_scorer *s = argument;
   uint32_t seen = 0;
+  int phase = 1; /* the phase it last scored */
   for (;;) {
-    seen = wait_change(&s->go, seen, HELPER_SPINS);
+    seen = wait_change(&s->go, seen, phase == 0 ? HELPER_SPINS_BETWEEN_PHASES : HELPER_SPINS, &s->helper_sleeps);
     if (atomic_load(&s->quit)) return NULL;
-    ahead_part(s, 1, s->phase);
-    atomic_store_explicit(&s->done, seen, memory_order_release);
-    futex_wake(&s->done);
+    phase = s->phase;
+    ahead_part(s, 1, phase);
+    post(&s->done, seen, &s->main_sleeps);
   }
 }
 
@@ -1249,18 +1290,17 @@ static void run_phase(directme_senone_scorer *s, int phase) {
   }
   s->phase = phase;
   uint32_t ticket = atomic_load_explicit(&s->go, memory_order_relaxed) + 1;
-  atomic_store_explicit(&s->go, ticket, memory_order_release);
-  futex_wake(&s->go);
+  post(&s->go, ticket, &s->helper_sleeps);
   ahead_part(s, 0, phase);
   uint32_t answer = atomic_load_explicit(&s->done, memory_order_acquire);
-  while (answer != ticket) answer = wait_change(&s->done, answer, MAIN_SPINS);
+  while (answer != ticket) answer = wait_change(&s->done, answer, MAIN_SPINS, &s->main_sleeps);
 }
 
 /* Scores the frames from `frame` on (`feat` its features, the next ones at hand) into the
  * `ahead` arrays; 0 when fewer than two are at hand or the model is not one this path reads. */
 static int score_ahead(directme_senone_scorer *s, mfcc_t **feat, int32_t frame) {
   if (!s->avx2 || s->ds_ratio != 1 || s->ptm->mixw_cb != NULL || s->max_topn != 4 || s->ahead_topn == NULL) return 0;
-  int n = frames_ahead(s, feat, frame);
+  int n = frames_ahead(s, feat, frame, AHEAD);
   if (n < 2) return 0;
   acmod_mirror const *a = s->acmod;
   for (int k = 0; k < n; ++k) {
@@ -1307,9 +1347,9 @@ static int serve_ahead(directme_senone_scorer *s, int16_t *senone_scores, mfcc_t
   memcpy(s->topn, s->ahead_topn + (size_t)k * s->slot_size, s->slot_size * sizeof(topn_t));
   memset(s->cb_active, 1, (size_t)s->n_mgau);
   s->frame_norm = s->ahead_norm[k];
-  int32_t const *ascores = s->ahead_ascores + (size_t)k * s->n_sen;
+  int16_t const *ascores = s->ahead_ascores + (size_t)k * s->n_sen;
   int32_t best = s->ahead_best[k];
-  for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)((int16_t)ascores[sen] - best);
+  for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)(ascores[sen] - best);
   s->frames_from_batches++;
   s->ahead_next = frame + 1;
   return 1;
