@@ -1035,7 +1035,10 @@ public struct CorpusBuilder {
       condition: Self.commandsAmidVoices, seed: 31)
   }
 
-  public static let commandsInLongBackground = "12 commands in a minute of background (room noise, babble, music), 10 dB SNR"
+  /// The condition of `inLongBackground` at `snr`.
+  public static func commandsInLongBackground(snr: Double) -> String {
+    "12 commands in a minute of background (room noise, babble, music), \(Int(snr)) dB SNR"
+  }
 
   /// Commands said where a background has gone on for a while, as in a room where DirectMe
   /// has listened for some time: for each background (tap, bike and kitchen noise, the
@@ -1065,7 +1068,9 @@ public struct CorpusBuilder {
         }
       }
       return BenchItem(
-        id: "in \(background.0)/" + said.map(\.id).joined(separator: "+"), condition: Self.commandsInLongBackground,
+        // The 10-dB items keep the ids they had before the 5-dB ones came.
+        id: "in \(background.0)\(snr == 10 ? "" : " at \(Int(snr)) dB")/" + said.map(\.id).joined(separator: "+"),
+        condition: Self.commandsInLongBackground(snr: snr),
         expected: said.flatMap(\.expected),
         samples: Signal.mix(speech, noise: background.1, snr: snr, offset: Int.random(in: 0..<background.1.count, using: &random)))
     }

@@ -413,7 +413,7 @@ func commandsInContinuousNoise() throws {
   }
 }
 
-@Test("the bench's minute of background: 15 s of it, then 12 commands 4 s apart at one speech level, 10 dB over it")
+@Test("the bench's minute of background: 15 s of it, then 12 commands 4 s apart at one speech level, 10 dB over it, and the same 5 dB over it")
 func commandsInLongBackground() throws {
   let folder = try TestSupport.temporaryFolder("long-background")
   defer { try? FileManager.default.removeItem(at: folder) }
@@ -429,7 +429,7 @@ func commandsInLongBackground() throws {
   #expect(long.map { String($0.id.prefix { $0 != "/" }) } == ["in tap", "in bike", "in kitchen", "in babble"])
   #expect(long.first?.id.hasPrefix("in tap/word 3+word 7+") == true)
   for item in long {
-    #expect(item.condition == CorpusBuilder.commandsInLongBackground && item.expected == [Direction](repeating: .right, count: 12))
+    #expect(item.condition == CorpusBuilder.commandsInLongBackground(snr: 10) && item.expected == [Direction](repeating: .right, count: 12))
     #expect(item.samples.count == 65 * 16_000)
     // The first and second commands (loud and soft as recorded) at one level, over the noise.
     let first = power(item.samples[15 * 16_000..<15 * 16_000 + 8_000])
@@ -437,6 +437,17 @@ func commandsInLongBackground() throws {
     #expect(abs(10 * log10(first / second)) < 1.5, "\(item.id)")
     let noise = power(item.samples[0..<15 * 16_000])
     #expect(10 * log10(first / noise) > 8, "\(item.id)")
+  }
+  // The same minutes 5 dB over the background: a condition and ids of their own.
+  let faint = try builder.inLongBackground(items, folder: folder.appendingPathComponent("no music").path, snr: 5)
+  #expect(faint.map { String($0.id.prefix { $0 != "/" }) } == ["in tap at 5 dB", "in bike at 5 dB", "in kitchen at 5 dB", "in babble at 5 dB"])
+  #expect(faint.allSatisfy { $0.condition == CorpusBuilder.commandsInLongBackground(snr: 5) })
+  #expect(CorpusBuilder.commandsInLongBackground(snr: 5) != CorpusBuilder.commandsInLongBackground(snr: 10))
+  for (loud, soft) in zip(long, faint) {
+    let commands = 15 * 16_000..<15 * 16_000 + 8_000
+    let gap = 10 * log10(power(soft.samples[commands]) / power(soft.samples[0..<15 * 16_000]))
+      - 10 * log10(power(loud.samples[commands]) / power(loud.samples[0..<15 * 16_000]))
+    #expect(abs(gap + 5) < 1.5, "\(soft.id): \(gap) dB against the 10-dB minute")
   }
 }
 
