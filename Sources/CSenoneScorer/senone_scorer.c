@@ -196,9 +196,10 @@ struct directme_senone_scorer {
   int *cb_senones;
   int32_t *ascores;
   acmod_mirror const *acmod;
-  /* Codeword scores of frames scored ahead, [frame][codebook][stream][codeword], and each
-   * frame's features (every stream's, one after another) and index: a frame is read from
-   * here when its features are the same. */
+  /* Codeword scores of the BATCH frames `batched_distances` scored together,
+   * [frame][codebook][stream][codeword], and each frame's features (every stream's, one after
+   * another) and index: a frame is read from here when its features are the same. (The frames
+   * `score_ahead` scores keep theirs in `part_dist`, a codebook at a time.) */
   mfcc_t *batch_dist;
   mfcc_t *batch_feat;
   int batch_frame[BATCH];
@@ -1310,7 +1311,6 @@ static int score_ahead(directme_senone_scorer *s, mfcc_t **feat, int32_t frame) 
   }
   s->ahead_first = frame;
   s->ahead_count = n;
-  s->batch_count = 0; /* `batch_dist` is overwritten */
   run_phase(s, 0);
   for (int k = 0; k < n; ++k) {
     s->ahead_norm[k] = 0;
