@@ -100,6 +100,10 @@ struct DetectorTests {
     word.standout = 3
     #expect(gate.isBuried(short, word: word))
     #expect(!gate.isBuried(SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 0.8), word: word))
+    // A phrase said without a pause over silence drops to the room's level between its words:
+    // no bed of sound around the word.
+    #expect(!gate.isBuried(SignalEvidence(voiced: 0.9, longestVoiced: 0.3, dynamicRange: 63, duration: 1.5), word: word))
+    #expect(gate.isBuried(SignalEvidence(voiced: 0.9, longestVoiced: 0.3, dynamicRange: 54, duration: 1.5), word: word))
     word.standout = 5
     // Short, but cut out of a sound that never paused: asked.
     var cutOut = short
