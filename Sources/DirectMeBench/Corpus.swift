@@ -622,6 +622,22 @@ public struct CorpusBuilder {
     }
   }
 
+  public static let syntheticAsWritten = "synthetic speech as the synthesizer writes it (no silence added)"
+
+  /// The synthetic commands, carried commands and other phrases as `flite -o`, `espeak-ng -w`
+  /// or `text2wave` write them: without the 300 ms of silence `speak` adds around each (a
+  /// phrase then starts and ends within a few tens of milliseconds of the file, and a
+  /// phrase said without pauses is nearly all speech).
+  public static func asWritten(_ items: [BenchItem]) -> [BenchItem] {
+    let pad = 4_800
+    return items.filter { [syntheticCommands, syntheticCarriers, syntheticOther].contains($0.condition) && $0.samples.count > 3 * pad }
+      .map { item in
+        BenchItem(
+          id: "as written/" + item.id, condition: syntheticAsWritten, expected: item.expected,
+          samples: Array(item.samples[pad..<(item.samples.count - pad)]))
+      }
+  }
+
   /// A stable file-name key for what `voice` says (FNV-1a of the voice's label and the text, hex).
   static func cacheKey(_ text: String, voice: Voice) -> String {
     String(StableHash.of("\(voice.label)|\(text)"), radix: 16)

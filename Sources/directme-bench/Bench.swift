@@ -276,7 +276,7 @@ struct AccuracyBench: ParsableCommand {
     }
     if includes(.synthetic) {
       let synthetic = try builder.synthetic()
-      items += synthetic + CorpusBuilder.overRoomTone(synthetic)
+      items += synthetic + CorpusBuilder.overRoomTone(synthetic) + CorpusBuilder.asWritten(synthetic)
       // Half the synthetic commands, carried commands and other phrases through an 8 kHz link
       // (a telephone, a Bluetooth microphone; festival's own 8 kHz voices are measured apart:
       // their diphones are a database of their own).

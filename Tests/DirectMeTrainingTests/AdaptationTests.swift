@@ -529,6 +529,21 @@ func syntheticOverRoomTone() throws {
   #expect(CorpusBuilder.overRoomTone(items).map(\.samples) == copies.map(\.samples))
 }
 
+@Test("the bench's synthetic speech as the synthesizer writes it: the synthetic items without the 300 ms of silence added around them")
+func syntheticAsWritten() throws {
+  let tone = (0..<8_000).map { index in Int16(4_000 * sin(2 * Double.pi * 300 * Double(index) / 16_000)) }
+  let padded = [Int16](repeating: 0, count: 4_800) + tone + [Int16](repeating: 0, count: 4_800)
+  let items = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther, "people"]
+    .enumerated().map { BenchItem(id: "voice/phrase \($0.offset)", condition: $0.element, expected: $0.offset == 2 ? [] : [.up], samples: padded) }
+  let copies = CorpusBuilder.asWritten(items)
+  #expect(copies.map(\.id) == ["as written/voice/phrase 0", "as written/voice/phrase 1", "as written/voice/phrase 2"])
+  #expect(copies.map(\.expected) == [[.up], [.up], []])
+  for copy in copies {
+    #expect(copy.condition == CorpusBuilder.syntheticAsWritten)
+    #expect(copy.samples == tone, "the added silence gone, the speech whole")
+  }
+}
+
 /// Where `scripts/setup.sh --voices` unpacks festival's 8 kHz voices.
 let festival8k = TestSupport.repositoryRoot.appendingPathComponent("build/voices/festival-8k").path
 let hasFestival8k =
