@@ -159,6 +159,10 @@ typedef struct {
 
 struct directme_senone_scorer {
   ptm_mirror *ptm;
+  /* The mixture weights read: the model's own (`ptm->mixw`, `ptm->mixw_cb`), or another
+   * decoder's of the same file (`directme_senone_scorer_share_weights`). */
+  uint8_t ***mixw;
+  uint8_t *mixw_cb;
   mgaufuncs_mirror *original;
   hook_t hook;
   uint8_t *cb_active; /* the frame's slot of cb_active_ring: its codebooks evaluated */
@@ -397,6 +401,8 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   directme_senone_scorer *s = calloc(1, sizeof *s);
   if (s == NULL) return NULL;
   s->ptm = ptm;
+  s->mixw = ptm->mixw;
+  s->mixw_cb = ptm->mixw_cb;
   s->n_mgau = g->n_mgau;
   s->n_feat = g->n_feat;
   s->n_density = g->n_density;
@@ -900,11 +906,11 @@ static int score_every_senone(directme_senone_scorer *s);
 /* Senone `sen`'s mixture weight of codeword `cw` in stream `f` (negated log): read as stored,
  * or through the 4-bit codebook of a model whose weights are quantized, nibble chosen as
  * pocketsphinx's ptm_mgau chooses it. */
-static inline int mixture_weight(ptm_mirror const *ptm, int f, int cw, int sen) {
-  if (ptm->mixw_cb == NULL) return ptm->mixw[f][cw][sen];
-  int dcw = ptm->mixw[f][cw][sen / 2];
+static inline int mixture_weight(directme_senone_scorer const *s, int f, int cw, int sen) {
+  if (s->mixw_cb == NULL) return s->mixw[f][cw][sen];
+  int dcw = s->mixw[f][cw][sen / 2];
   dcw = (dcw & 1) ? dcw >> 4 : dcw & 0x0f;
-  return ptm->mixw_cb[dcw];
+  return s->mixw_cb[dcw];
 }
 
 /* One senone's score (pocketsphinx's ptm_mgau_senone_eval for one senone). */
@@ -916,7 +922,7 @@ static inline int score_senone(directme_senone_scorer const *s, int sen) {
     topn_t const *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
     int fden = 0;
     for (int j = 0; j < s->max_topn; ++j) {
-      int mixw = mixture_weight(ptm, f, topn[j].cw, sen);
+      int mixw = mixture_weight(s, f, topn[j].cw, sen);
       fden = j == 0 ? mixw + topn[j].score : fast_add(s->add_table, fden, mixw + topn[j].score);
     }
     ascore += fden;
@@ -1038,13 +1044,13 @@ static int32_t score_senones(directme_senone_scorer *s, int16_t *senone_scores, 
     bestscore = score_every_senone(s);
     for (int sen = 0; sen < s->n_sen; ++sen) senone_scores[sen] = (int16_t)s->ascores[sen];
   } else {
-    if (ptm->mixw_cb == NULL && s->max_topn == 4) {
+    if (s->mixw_cb == NULL && s->max_topn == 4) {
       int per_cb = s->n_feat * 4;
       for (int cb = 0; cb < s->n_mgau; ++cb) {
         if (!s->cb_active[cb]) continue;
         for (int k = 0; k < per_cb; ++k) {
           topn_t const *place = s->topn + (size_t)cb * per_cb + k;
-          s->rows[cb * per_cb + k] = ptm->mixw[k / 4][place->cw];
+          s->rows[cb * per_cb + k] = s->mixw[k / 4][place->cw];
           s->row_scores[cb * per_cb + k] = place->score;
         }
       }
@@ -1090,17 +1096,17 @@ static int score_every_senone(directme_senone_scorer *s) {
     for (int f = 0; f < s->n_feat; ++f) {
       topn_t const *topn = s->topn + ((size_t)cb * s->n_feat + f) * s->max_topn;
 #if defined(__x86_64__)
-      if (ptm->mixw_cb == NULL && s->max_topn == 4 && s->avx2) {
+      if (s->mixw_cb == NULL && s->max_topn == 4 && s->avx2) {
         uint8_t const *const rows[4] = {
-          ptm->mixw[f][topn[0].cw], ptm->mixw[f][topn[1].cw], ptm->mixw[f][topn[2].cw], ptm->mixw[f][topn[3].cw]};
+          s->mixw[f][topn[0].cw], s->mixw[f][topn[1].cw], s->mixw[f][topn[2].cw], s->mixw[f][topn[3].cw]};
         int const scores[4] = {topn[0].score, topn[1].score, topn[2].score, topn[3].score};
         add_stream_avx2(rows, scores, senones, count, s->ascores, table, s->short_table);
         continue;
       }
 #endif
-      if (ptm->mixw_cb == NULL && s->max_topn == 4) {
-        uint8_t const *r0 = ptm->mixw[f][topn[0].cw], *r1 = ptm->mixw[f][topn[1].cw];
-        uint8_t const *r2 = ptm->mixw[f][topn[2].cw], *r3 = ptm->mixw[f][topn[3].cw];
+      if (s->mixw_cb == NULL && s->max_topn == 4) {
+        uint8_t const *r0 = s->mixw[f][topn[0].cw], *r1 = s->mixw[f][topn[1].cw];
+        uint8_t const *r2 = s->mixw[f][topn[2].cw], *r3 = s->mixw[f][topn[3].cw];
         int s0 = topn[0].score, s1 = topn[1].score, s2 = topn[2].score, s3 = topn[3].score;
         for (int i = 0; i < count; ++i) {
           int sen = senones[i];
@@ -1116,7 +1122,7 @@ static int score_every_senone(directme_senone_scorer *s) {
         int sen = senones[i];
         int fden = 0;
         for (int j = 0; j < s->max_topn; ++j) {
-          int mixw = mixture_weight(ptm, f, topn[j].cw, sen);
+          int mixw = mixture_weight(s, f, topn[j].cw, sen);
           fden = j == 0 ? mixw + topn[j].score : fast_add(table, fden, mixw + topn[j].score);
         }
         s->ascores[sen] += fden;
@@ -1255,7 +1261,7 @@ static void ahead_part(directme_senone_scorer *s, int part, int phase) {
       for (int f = 0; f < nf; ++f) {
         topn_t const *topn = s->ahead_topn + (size_t)k * s->slot_size + (size_t)(cb * nf + f) * top;
         uint8_t const *const rows[4] = {
-          s->ptm->mixw[f][topn[0].cw], s->ptm->mixw[f][topn[1].cw], s->ptm->mixw[f][topn[2].cw], s->ptm->mixw[f][topn[3].cw]};
+          s->mixw[f][topn[0].cw], s->mixw[f][topn[1].cw], s->mixw[f][topn[2].cw], s->mixw[f][topn[3].cw]};
         int const scores[4] = {topn[0].score, topn[1].score, topn[2].score, topn[3].score};
         add_stream_avx2(rows, scores, senones, count, ascores, table, s->short_table);
       }
@@ -1300,7 +1306,7 @@ static void run_phase(directme_senone_scorer *s, int phase) {
 /* Scores the frames from `frame` on (`feat` its features, the next ones at hand) into the
  * `ahead` arrays; 0 when fewer than two are at hand or the model is not one this path reads. */
 static int score_ahead(directme_senone_scorer *s, mfcc_t **feat, int32_t frame) {
-  if (!s->avx2 || s->ds_ratio != 1 || s->ptm->mixw_cb != NULL || s->max_topn != 4 || s->ahead_topn == NULL) return 0;
+  if (!s->avx2 || s->ds_ratio != 1 || s->mixw_cb != NULL || s->max_topn != 4 || s->ahead_topn == NULL) return 0;
   int n = frames_ahead(s, feat, frame, AHEAD);
   if (n < 2) return 0;
   acmod_mirror const *a = s->acmod;
@@ -1383,3 +1389,16 @@ int directme_senone_scorer_set_threads(directme_senone_scorer *s, int threads) {
 }
 
 int directme_senone_scorer_threads(directme_senone_scorer const *s) { return s != NULL && s->helper_running ? 2 : 1; }
+
+int directme_senone_scorer_share_weights(directme_senone_scorer *scorer, directme_senone_scorer const *from) {
+  if (scorer == NULL || from == NULL || scorer == from) return 0;
+  if (scorer->n_sen != from->n_sen || scorer->n_feat != from->n_feat || scorer->n_density != from->n_density ||
+      scorer->n_mgau != from->n_mgau || (scorer->mixw_cb == NULL) != (from->mixw_cb == NULL))
+    return 0;
+  for (int sen = 0; sen < scorer->n_sen; ++sen)
+    if (scorer->ptm->sen2cb[sen] != from->ptm->sen2cb[sen]) return 0;
+  if (scorer->mixw_cb != NULL && memcmp(scorer->mixw_cb, from->mixw_cb, 16 * sizeof *scorer->mixw_cb) != 0) return 0;
+  scorer->mixw = from->mixw;
+  scorer->mixw_cb = from->mixw_cb;
+  return 1;
+}

@@ -101,8 +101,39 @@ final class Decoder {
       } else if !newValue, let attached = scorer {
         directme_senone_scorer_detach(attached)
         scorer = nil
+        weightsOwner = nil
       }
     }
+  }
+
+  /// The decoder whose model's mixture weights this one's scorer reads (see `shareWeights`),
+  /// kept alive as long as this one.
+  private var weightsOwner: Decoder?
+
+  /// Lets this decoder's scorer read `other`'s mixture weights when both decoders loaded the
+  /// same file of them (`sendump`, the same file on disk): its own mapping of them (1.9 MB
+  /// for the en-us model) is then never read, and does not become resident. The scores are
+  /// the same. Returns whether they are shared. The corresponding C function is
+  /// `directme_senone_scorer_share_weights`.
+  @discardableResult
+  func shareWeights(of other: Decoder) -> Bool {
+    guard let scorer, let theirs = other.scorer, let mine = mixtureWeightsFile, mine == other.mixtureWeightsFile,
+      directme_senone_scorer_share_weights(scorer, theirs) != 0
+    else { return false }
+    weightsOwner = other
+    return true
+  }
+
+  /// The model's file of mixture weights (`-sendump`, else `sendump` in the `-hmm` folder),
+  /// named by its device and inode; nil when there is none.
+  private var mixtureWeightsFile: String? {
+    guard
+      let path = cmd_ln_str_r(config, "-sendump").map({ String(cString: $0) })
+        ?? cmd_ln_str_r(config, "-hmm").map({ String(cString: $0) + "/sendump" })
+    else { return nil }
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return "\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec)"
   }
 
   /// Whether DirectMe's scorer reads the model's own arrays rather than a copy of them

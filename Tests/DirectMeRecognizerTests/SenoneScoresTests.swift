@@ -106,6 +106,13 @@ struct SenoneScoresTests {
     let theirs = try finalDecoder()
     let ours = try finalDecoder()
     let alone = try finalDecoder()
+    // One reading the mixture weights of another decoder of the same model (as the final
+    // pass's decoder reads the streaming decoder's): the same scores.
+    let sharing = try finalDecoder()
+    #expect(sharing.shareWeights(of: alone), "two decoders of one model share its mixture weights")
+    // Another model's (Debian's, the shipped one's base): its own.
+    let debian = try finalDecoder(model: RecognizerConfiguration.defaultModelFolder + "/en-us")
+    #expect(!debian.shareWeights(of: alone), "another model's weights are not shared")
     theirs.scoresItself = false
     ours.scoresItself = true
     #expect(ours.scoresItself, "the shipped model is one the scorer reads")
@@ -121,7 +128,7 @@ struct SenoneScoresTests {
     #expect(ours.readsShortAddTable == cpuFlags.contains("avx2"))
     // A helper needs the batched path (AVX2).
     #expect(ours.threadsScoring == (cpuFlags.contains("avx2") ? 2 : 1))
-    for decoder in [theirs, ours, alone] { try decoder.select(search: "commands") }
+    for decoder in [theirs, ours, alone, sharing] { try decoder.select(search: "commands") }
     var clips = try spoken(["up", "please move the ninja down. then left.", "the brown town"], tag: "senscr-own")
     // Noise and near-silence too: every codebook's top Gaussians change from frame to frame,
     // and many score alike. Seeded, so that CI is repeatable; 40 runs with fresh noise each
@@ -134,7 +141,7 @@ struct SenoneScoresTests {
     for samples in clips {
       let (theirReading, theirScores) = try theirs.decodeWholeKeepingScores(samples)
       let stock = try #require(theirScores?.frameScores)
-      for decoder in [ours, alone] {
+      for decoder in [ours, alone, sharing] {
         let (ourReading, ourScores) = try decoder.decodeWholeKeepingScores(samples)
         #expect(ourReading == theirReading)
         let own = try #require(ourScores?.frameScores)

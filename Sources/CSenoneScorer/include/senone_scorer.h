@@ -26,6 +26,12 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod);
 /// start, or the processor or model is not one the batched path reads).
 int directme_senone_scorer_set_threads(directme_senone_scorer *scorer, int threads);
 
+/// Makes `scorer` read the mixture weights of `from`'s model, which must be the same file's
+/// (the caller knows: the same `sendump`), so that a second decoder of one model leaves its own
+/// mapping of them unread (not resident). Returns 1 when shared, 0 when the models' shapes
+/// differ (nothing changes). `from`'s decoder must outlive `scorer`'s use of them.
+int directme_senone_scorer_share_weights(directme_senone_scorer *scorer, directme_senone_scorer const *from);
+
 /// The threads scoring now (see `directme_senone_scorer_set_threads`).
 int directme_senone_scorer_threads(directme_senone_scorer const *scorer);
 
