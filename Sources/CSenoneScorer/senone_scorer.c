@@ -7,6 +7,7 @@
 #include <string.h>
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -157,6 +158,8 @@ typedef struct {
   directme_senone_scorer *scorer;
 } hook_t;
 
+#define MAX_GAUSS_SHARERS 8
+
 struct directme_senone_scorer {
   ptm_mirror *ptm;
   /* The mixture weights read: the model's own (`ptm->mixw`, `ptm->mixw_cb`), or another
@@ -180,6 +183,16 @@ struct directme_senone_scorer {
   mfcc_t *mean_t;
   mfcc_t *var_t;
   int in_place;
+  size_t gauss_total; /* mfcc_t in mean_t, and in var_t */
+  /* Read from another scorer's, of the same model (`directme_senone_scorer_share_gaussians`):
+   * `gauss_from`; the model's own arrays, `own_mean_t` and `own_var_t`, are then left unread,
+   * their pages given back, until they are needed again (`unshare_gaussians`). A scorer others
+   * read from keeps them in `gauss_sharers`. */
+  directme_senone_scorer *gauss_from;
+  mfcc_t *own_mean_t;
+  mfcc_t *own_var_t;
+  directme_senone_scorer *gauss_sharers[MAX_GAUSS_SHARERS];
+  int n_gauss_sharers;
   mfcc_t *scratch; /* one [codebook][stream] block */
   size_t *block; /* start of [codebook][stream] in mean_t / var_t */
   /* Top-N codewords of every codebook and stream, carried from frame to frame: the frame's
@@ -381,8 +394,43 @@ static void release(directme_senone_scorer *s) {
 static int32_t hooked_frame_eval(void *mgau, int16_t *senone_scores, uint8_t *senone_active, int32_t n_senone_active,
                                  mfcc_t **feat, int32_t frame, int32_t compallsen);
 
+/* `s` reads its model's own means and precisions again: they are filled back from the ones it
+ * read (the same, transposed alike) and it leaves its source's list. */
+static void unshare_gaussians(directme_senone_scorer *s) {
+  directme_senone_scorer *from = s->gauss_from;
+  if (from == NULL) return;
+  memcpy(s->own_mean_t, s->mean_t, s->gauss_total * sizeof(mfcc_t));
+  memcpy(s->own_var_t, s->var_t, s->gauss_total * sizeof(mfcc_t));
+  s->mean_t = s->own_mean_t;
+  s->var_t = s->own_var_t;
+  s->own_mean_t = s->own_var_t = NULL;
+  s->gauss_from = NULL;
+  for (int i = 0; i < from->n_gauss_sharers; ++i)
+    if (from->gauss_sharers[i] == s) {
+      from->gauss_sharers[i] = from->gauss_sharers[--from->n_gauss_sharers];
+      break;
+    }
+}
+
+/* Every scorer reading `s`'s means and precisions reads its own again (before they change
+ * or go). */
+static void unshare_sharers(directme_senone_scorer *s) {
+  while (s->n_gauss_sharers > 0) unshare_gaussians(s->gauss_sharers[s->n_gauss_sharers - 1]);
+}
+
+/* Gives back the whole pages inside `bytes` bytes from `start` (they read as zeros after). */
+static void drop_pages(void *start, size_t bytes) {
+  long page = sysconf(_SC_PAGESIZE);
+  if (page <= 0) return;
+  uintptr_t first = ((uintptr_t)start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+  uintptr_t end = ((uintptr_t)start + bytes) & ~((uintptr_t)page - 1);
+  if (end > first) madvise((void *)first, end - first, MADV_DONTNEED);
+}
+
 static int hooked_transform(void *mgau, void *mllr) {
   directme_senone_scorer *s = ((hook_t *)((ptm_mirror *)mgau)->vt)->scorer;
+  unshare_gaussians(s);
+  unshare_sharers(s);
   if (s->in_place) transpose_gaussians(s, 0);
   int status = s->original->transform(mgau, mllr);
   copy_gaussians(s);
@@ -421,6 +469,7 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
   for (int f = 0; f < s->n_feat; ++f) widest = s->featlen[f] > widest ? s->featlen[f] : widest;
   s->scratch = malloc((size_t)widest * s->n_density * sizeof(mfcc_t));
   s->in_place = s->block && contiguous(s, g->mean) && contiguous(s, g->var);
+  s->gauss_total = total;
   s->mean_t = s->in_place ? g->mean[0][0][0] : malloc(total * sizeof(mfcc_t));
   s->var_t = s->in_place ? g->var[0][0][0] : malloc(total * sizeof(mfcc_t));
   s->n_hist = ptm->n_fast_hist;
@@ -498,6 +547,8 @@ directme_senone_scorer *directme_senone_scorer_attach(void *acmod) {
 void directme_senone_scorer_detach(directme_senone_scorer *s) {
   if (s == NULL) return;
   directme_senone_scorer_set_threads(s, 1);
+  unshare_gaussians(s);
+  unshare_sharers(s);
   for (int i = 0; i < s->n_hist; ++i) history_copy(s, i, 0);
   if (s->ptm->vt == &s->hook.funcs) s->ptm->vt = s->original;
   if (s->in_place) transpose_gaussians(s, 0);
@@ -1402,3 +1453,28 @@ int directme_senone_scorer_share_weights(directme_senone_scorer *scorer, directm
   scorer->mixw_cb = from->mixw_cb;
   return 1;
 }
+
+int directme_senone_scorer_share_gaussians(directme_senone_scorer *s, directme_senone_scorer *from) {
+  if (s == NULL || from == NULL || s == from || !s->in_place || !from->in_place || s->gauss_from != NULL ||
+      from->gauss_from != NULL || s->n_gauss_sharers > 0 || from->n_gauss_sharers >= MAX_GAUSS_SHARERS)
+    return 0;
+  if (s->n_mgau != from->n_mgau || s->n_feat != from->n_feat || s->n_density != from->n_density ||
+      s->gauss_total != from->gauss_total)
+    return 0;
+  for (int f = 0; f < s->n_feat; ++f)
+    if (s->featlen[f] != from->featlen[f]) return 0;
+  if (memcmp(s->mean_t, from->mean_t, s->gauss_total * sizeof(mfcc_t)) != 0 ||
+      memcmp(s->var_t, from->var_t, s->gauss_total * sizeof(mfcc_t)) != 0)
+    return 0;
+  s->own_mean_t = s->mean_t;
+  s->own_var_t = s->var_t;
+  s->mean_t = from->mean_t;
+  s->var_t = from->var_t;
+  s->gauss_from = from;
+  from->gauss_sharers[from->n_gauss_sharers++] = s;
+  drop_pages(s->own_mean_t, s->gauss_total * sizeof(mfcc_t));
+  drop_pages(s->own_var_t, s->gauss_total * sizeof(mfcc_t));
+  return 1;
+}
+
+int directme_senone_scorer_shares_gaussians(directme_senone_scorer const *s) { return s != NULL && s->gauss_from != NULL; }

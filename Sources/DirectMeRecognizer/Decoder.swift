@@ -101,28 +101,33 @@ final class Decoder {
       } else if !newValue, let attached = scorer {
         directme_senone_scorer_detach(attached)
         scorer = nil
-        weightsOwner = nil
+        modelOwner = nil
       }
     }
   }
 
-  /// The decoder whose model's mixture weights this one's scorer reads (see `shareWeights`),
-  /// kept alive as long as this one.
-  private var weightsOwner: Decoder?
+  /// The decoder whose model this one's scorer reads (see `shareModel`), kept alive as long
+  /// as this one.
+  private var modelOwner: Decoder?
 
-  /// Lets this decoder's scorer read `other`'s mixture weights when both decoders loaded the
-  /// same file of them (`sendump`, the same file on disk): its own mapping of them (1.9 MB
-  /// for the en-us model) is then never read, and does not become resident. The scores are
-  /// the same. Returns whether they are shared. The corresponding C function is
-  /// `directme_senone_scorer_share_weights`.
+  /// Lets this decoder's scorer read `other`'s model where the two decoders loaded the same:
+  /// its mixture weights when both loaded the same file of them (`sendump`, the same file on
+  /// disk: this decoder's own mapping of them, 1.9 MB for the en-us model, is then never read
+  /// and does not become resident), its means and precisions when they are the same, value
+  /// for value (this decoder's own, 1.7 MB, are given back). The scores are the same. Returns
+  /// what is shared. The corresponding C functions are `directme_senone_scorer_share_weights`
+  /// and `directme_senone_scorer_share_gaussians`.
   @discardableResult
-  func shareWeights(of other: Decoder) -> Bool {
-    guard let scorer, let theirs = other.scorer, let mine = mixtureWeightsFile, mine == other.mixtureWeightsFile,
-      directme_senone_scorer_share_weights(scorer, theirs) != 0
-    else { return false }
-    weightsOwner = other
-    return true
+  func shareModel(of other: Decoder) -> (weights: Bool, gaussians: Bool) {
+    guard let scorer, let theirs = other.scorer else { return (false, false) }
+    let weights = mixtureWeightsFile.map { $0 == other.mixtureWeightsFile } == true && directme_senone_scorer_share_weights(scorer, theirs) != 0
+    let gaussians = directme_senone_scorer_share_gaussians(scorer, theirs) != 0
+    if weights || gaussians { modelOwner = other }
+    return (weights, gaussians)
   }
+
+  /// Whether this decoder's scorer reads another's means and precisions (see `shareModel`).
+  var sharesGaussians: Bool { scorer.map { directme_senone_scorer_shares_gaussians($0) != 0 } ?? false }
 
   /// The model's file of mixture weights (`-sendump`, else `sendump` in the `-hmm` folder),
   /// named by its device and inode; nil when there is none.

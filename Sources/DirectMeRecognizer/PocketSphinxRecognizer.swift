@@ -149,8 +149,8 @@ public final class PocketSphinxRecognizer: Recognizer {
       try streaming.select(search: Search.commands)
     }
     if let (final, searches, nearMisses, check) = try finalSetup.result?.get() {
-      // One model's mixture weights held once (see `Decoder.shareWeights`).
-      final.shareWeights(of: streaming)
+      // One model held once (see `Decoder.shareModel`).
+      final.shareModel(of: streaming)
       self.final = final
       finalSearches = searches
       self.nearMisses = nearMisses

@@ -106,13 +106,15 @@ struct SenoneScoresTests {
     let theirs = try finalDecoder()
     let ours = try finalDecoder()
     let alone = try finalDecoder()
-    // One reading the mixture weights of another decoder of the same model (as the final
-    // pass's decoder reads the streaming decoder's): the same scores.
+    // One reading the model of another decoder of the same model (as the final pass's decoder
+    // reads the streaming decoder's): the same scores.
     let sharing = try finalDecoder()
-    #expect(sharing.shareWeights(of: alone), "two decoders of one model share its mixture weights")
+    let shared = sharing.shareModel(of: alone)
+    #expect(shared.weights && shared.gaussians && sharing.sharesGaussians, "two decoders of one model share its weights and Gaussians")
     // Another model's (Debian's, the shipped one's base): its own.
     let debian = try finalDecoder(model: RecognizerConfiguration.defaultModelFolder + "/en-us")
-    #expect(!debian.shareWeights(of: alone), "another model's weights are not shared")
+    let notShared = debian.shareModel(of: alone)
+    #expect(!notShared.weights && !notShared.gaussians, "another model's are not shared")
     theirs.scoresItself = false
     ours.scoresItself = true
     #expect(ours.scoresItself, "the shipped model is one the scorer reads")
@@ -157,6 +159,18 @@ struct SenoneScoresTests {
     // Every senone scored in a whole utterance, the frames are scored several at a time: all
     // of them, but maybe the last of each clip (alone at the start of a batch).
     #expect(ours.framesScoredTogether >= scoredFrames - clips.count && theirs.framesScoredTogether == 0)
+    // The decoder read from going back to pocketsphinx's scoring first fills the sharer's own
+    // Gaussians back: the same scores; and the sharer going back too gives its model back as
+    // it was, which pocketsphinx scores as before.
+    let (_, reference) = try theirs.decodeWholeKeepingScores(clips[0])
+    alone.scoresItself = false
+    #expect(!sharing.sharesGaussians)
+    let (_, filledBack) = try sharing.decodeWholeKeepingScores(clips[0])
+    sharing.scoresItself = false
+    let (_, givenBack) = try sharing.decodeWholeKeepingScores(clips[0])
+    let expected = try #require(reference?.frameScores)
+    #expect(try #require(filledBack?.frameScores) == expected)
+    #expect(try #require(givenBack?.frameScores) == expected)
   }
 
   @Test("passing over codewords under the lanes' floor keeps every codebook's top four and their order")

@@ -32,6 +32,17 @@ int directme_senone_scorer_set_threads(directme_senone_scorer *scorer, int threa
 /// differ (nothing changes). `from`'s decoder must outlive `scorer`'s use of them.
 int directme_senone_scorer_share_weights(directme_senone_scorer *scorer, directme_senone_scorer const *from);
 
+/// Makes `scorer` read the means and precisions `from` reads, when both read their models' own
+/// (in place) and these are the same, value for value (the same model file, the same
+/// transform): `scorer`'s model's own are then left unread and their pages given back (1.7 MB
+/// for the en-us model), until either scorer leaves or its model is transformed (MLLR), when
+/// they are filled back. Returns 1 when shared, 0 otherwise (nothing changes).
+int directme_senone_scorer_share_gaussians(directme_senone_scorer *scorer, directme_senone_scorer *from);
+
+/// 1 when the scorer reads another's means and precisions (see
+/// `directme_senone_scorer_share_gaussians`).
+int directme_senone_scorer_shares_gaussians(directme_senone_scorer const *scorer);
+
 /// The threads scoring now (see `directme_senone_scorer_set_threads`).
 int directme_senone_scorer_threads(directme_senone_scorer const *scorer);
 
