@@ -420,11 +420,16 @@ static void unshare_sharers(directme_senone_scorer *s) {
 
 /* Gives back the whole pages inside `bytes` bytes from `start` (they read as zeros after). */
 static void drop_pages(void *start, size_t bytes) {
+#if defined(__linux__)
   long page = sysconf(_SC_PAGESIZE);
   if (page <= 0) return;
   uintptr_t first = ((uintptr_t)start + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
   uintptr_t end = ((uintptr_t)start + bytes) & ~((uintptr_t)page - 1);
   if (end > first) madvise((void *)first, end - first, MADV_DONTNEED);
+#else
+  (void)start;
+  (void)bytes;
+#endif
 }
 
 static int hooked_transform(void *mgau, void *mllr) {
