@@ -158,12 +158,20 @@ public struct Detector: Hashable, Sendable, Codable {
     /// of it.
     public func isBuried(_ evidence: SignalEvidence?, word: WordSegment) -> Bool {
       guard let continuousSound, let evidence, let standout = word.standout else { return false }
+      if standout + 1e-9 < Self.fainterThanItsUtterance { return true }
       if evidence.endless == true || (evidence.duration ?? 0) + 1e-9 >= continuousSound.seconds {
         return standout + 1e-9 < continuousSound.minimumStandout
       }
       return (evidence.duration ?? 0) + 1e-9 >= Self.shortBed.seconds && standout + 1e-9 < Self.shortBed.minimumStandout
         && evidence.dynamicRange < Self.shortBedRange
     }
+
+    /// Whatever its utterance's length, a command word's loud frames must reach the
+    /// utterance's median level (`WordSegment.standout` 0 dB or more): a word said to DirectMe
+    /// is no fainter than most of its own utterance, while a synthesizer's lead-in, a faint
+    /// sound before an animal's call or a voice of the babble under the command said over it
+    /// can be. Measured 2026-12-02 (`directme-bench accuracy`, 14,716 items): see Deciding.md.
+    public static let fainterThanItsUtterance = 0.0
 
     /// `shortBed` asks only in an utterance whose background lies less than this many dB
     /// under its loud part (`SignalEvidence.dynamicRange`): a bed of sound fills the gaps
