@@ -39,6 +39,14 @@ public struct Detector: Hashable, Sendable, Codable {
     /// taken with a loud part under 30 ms; real sounds moving the ninja 24.4 -> 23.3%, one
     /// higher voice's other word. 40 ms: 3 commands lost for 10 false alarms.
     public static let loudFloor = 0.03
+    /// How long (seconds) any command word's loud part lasts at the most, whatever its margin
+    /// and background (`maximumLoud` is asked only over a clear background): the longest
+    /// command people or synthesizers said that DirectMe took was loud for 0.70 s (a "down"
+    /// amid babble; an "up" in a running tap's noise 0.56 s), while an organ's or a circus
+    /// band's note, a rocket's roar, a schoolyard's voices or a held note of music read as a
+    /// command held theirs 0.83-1.24 s. Measured 2026-12-02 (`directme-bench accuracy`,
+    /// 14,716 items, the words' loud parts printed, simulated, then built): see Deciding.md.
+    public static let loudCeiling = 0.8
 
     /// A command word that explains itself better than any other word does (margin 0 or
     /// more) may hold its vowel this much longer (seconds) than `maximumLoud`, and no longer,
@@ -78,7 +86,7 @@ public struct Detector: Hashable, Sendable, Codable {
     /// `dynamicRange`, is loud as long as the word is (see `minimumLoud`, `maximumLoud`).
     public func fitsLoudPart(_ loud: Double?, margin: Double, dynamicRange: Double?) -> Bool {
       guard let loud else { return true }
-      if loud + 1e-9 < Self.loudFloor { return false }
+      if loud + 1e-9 < Self.loudFloor || loud > Self.loudCeiling + 1e-9 { return false }
       guard margin < 0 else {
         guard let maximumLoud, let dynamicRange, dynamicRange + 1e-9 >= Self.longLoudRange else { return true }
         return loud <= maximumLoud + Self.longLoudSlack + 1e-9

@@ -500,6 +500,9 @@ struct SignalEvidenceTests {
     #expect(calibration.confidence(margin: 20, duration: 0.3, loud: 0.02) == 0)
     #expect(unasked.confidence(margin: 20, duration: 0.3, loud: 0.02) == 0)
     #expect(unasked.confidence(margin: 20, duration: 0.3, loud: Detector.Calibration.loudFloor) > 0.9)
+    // A held note's or a roar's is too long for a command word's vowel, whatever the margin or background.
+    #expect(unasked.confidence(margin: 20, duration: 1.2, loud: 0.9, dynamicRange: 12) == 0)
+    #expect(unasked.confidence(margin: 20, duration: 1.2, loud: Detector.Calibration.loudCeiling, dynamicRange: 12) > 0.9)
     // Through the interpreter: the word's loud part as the listening pipeline measured it.
     let detector = Detector(
       calibrations: ["up": calibration], fallback: calibration, gate: .open, threshold: 0.6, rescueThreshold: 0.6)
