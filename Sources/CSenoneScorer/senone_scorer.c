@@ -1446,10 +1446,18 @@ int directme_senone_scorer_set_threads(directme_senone_scorer *s, int threads) {
 
 int directme_senone_scorer_threads(directme_senone_scorer const *s) { return s != NULL && s->helper_running ? 2 : 1; }
 
+/* Whether two scorers' models have the same codebooks: as many, of as many codewords, in
+ * streams of the same widths. */
+static int same_codebooks(directme_senone_scorer const *a, directme_senone_scorer const *b) {
+  if (a->n_mgau != b->n_mgau || a->n_feat != b->n_feat || a->n_density != b->n_density) return 0;
+  for (int f = 0; f < a->n_feat; ++f)
+    if (a->featlen[f] != b->featlen[f]) return 0;
+  return 1;
+}
+
 int directme_senone_scorer_share_weights(directme_senone_scorer *scorer, directme_senone_scorer const *from) {
   if (scorer == NULL || from == NULL || scorer == from) return 0;
-  if (scorer->n_sen != from->n_sen || scorer->n_feat != from->n_feat || scorer->n_density != from->n_density ||
-      scorer->n_mgau != from->n_mgau || (scorer->mixw_cb == NULL) != (from->mixw_cb == NULL))
+  if (!same_codebooks(scorer, from) || scorer->n_sen != from->n_sen || (scorer->mixw_cb == NULL) != (from->mixw_cb == NULL))
     return 0;
   for (int sen = 0; sen < scorer->n_sen; ++sen)
     if (scorer->ptm->sen2cb[sen] != from->ptm->sen2cb[sen]) return 0;
@@ -1463,11 +1471,7 @@ int directme_senone_scorer_share_gaussians(directme_senone_scorer *s, directme_s
   if (s == NULL || from == NULL || s == from || !s->in_place || !from->in_place || s->gauss_from != NULL ||
       from->gauss_from != NULL || s->n_gauss_sharers > 0 || from->n_gauss_sharers >= MAX_GAUSS_SHARERS)
     return 0;
-  if (s->n_mgau != from->n_mgau || s->n_feat != from->n_feat || s->n_density != from->n_density ||
-      s->gauss_total != from->gauss_total)
-    return 0;
-  for (int f = 0; f < s->n_feat; ++f)
-    if (s->featlen[f] != from->featlen[f]) return 0;
+  if (!same_codebooks(s, from) || s->gauss_total != from->gauss_total) return 0;
   if (memcmp(s->mean_t, from->mean_t, s->gauss_total * sizeof(mfcc_t)) != 0 ||
       memcmp(s->var_t, from->var_t, s->gauss_total * sizeof(mfcc_t)) != 0)
     return 0;

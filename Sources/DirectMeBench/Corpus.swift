@@ -625,11 +625,11 @@ public struct CorpusBuilder {
   public static let syntheticAsWritten = "synthetic speech as the synthesizer writes it (no silence added)"
 
   /// The synthetic commands, carried commands and other phrases as `flite -o`, `espeak-ng -w`
-  /// or `text2wave` write them: without the 300 ms of silence `speak` adds around each (a
+  /// or `text2wave` write them: without the `speechPadding` of silence `speak` adds around each (a
   /// phrase then starts and ends within a few tens of milliseconds of the file, and a
   /// phrase said without pauses is nearly all speech).
   public static func asWritten(_ items: [BenchItem]) -> [BenchItem] {
-    let pad = 4_800
+    let pad = Int(speechPadding * 16_000)
     return items.filter { [syntheticCommands, syntheticCarriers, syntheticOther].contains($0.condition) && $0.samples.count > 3 * pad }
       .map { item in
         BenchItem(
@@ -643,18 +643,21 @@ public struct CorpusBuilder {
     String(StableHash.of("\(voice.label)|\(text)"), radix: 16)
   }
 
-  /// The phrase spoken by the voice, as 16 kHz samples with 300 ms of silence around.
+  /// The digital silence (seconds) `speak` puts before and after a phrase.
+  public static let speechPadding = 0.3
+
+  /// The phrase spoken by the voice, as 16 kHz samples with `speechPadding` of silence around.
   /// A "." ends a sentence and is a 300 ms pause, as people pause between commands
   /// (the voices' own sentence pause is about 100 ms).
   public func speak(_ text: String, voice: Voice) throws -> [Int16] {
     let sentences = text.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     if sentences.count > 1 {
-      var samples = Signal.silence(0.3)
+      var samples = Signal.silence(Self.speechPadding)
       for (index, sentence) in sentences.enumerated() {
         if index > 0 { samples += Signal.silence(0.3) }
         samples += Signal.trimmed(try speak(sentence, voice: voice))
       }
-      return samples + Signal.silence(0.3)
+      return samples + Signal.silence(Self.speechPadding)
     }
     let key = Self.cacheKey(text, voice: voice)
     let file = cache.appendingPathComponent("speech-\(key).wav")
@@ -697,7 +700,7 @@ public struct CorpusBuilder {
         if let rate = voice.rate, rate != 130 { effects += ["tempo", String(format: "%.3f", Double(rate) / 130)] }
         if let pitch = voice.pitch, pitch != 0 { effects += ["pitch", String(pitch)] }
       }
-      try Tools.run(["sox", "-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path] + effects + ["pad", "0.3", "0.3"])
+      try Tools.run(["sox", "-R", raw.path, "-r", "16000", "-c", "1", "-b", "16", file.path] + effects + ["pad", "\(Self.speechPadding)", "\(Self.speechPadding)"])
       try? FileManager.default.removeItem(at: raw)
     }
     return try Tools.samples(file.path)

@@ -505,15 +505,22 @@ func hummedClipsHum() throws {
   #expect(try builder.hummed(items).map(\.samples) == hummed.map(\.samples))
 }
 
+/// A half-second tone with `padding` samples of digital silence before and after it, as an item
+/// of each synthetic condition (the other phrases' without a command) and of one that is not.
+func syntheticConditionsItems(padding: Int) -> (tone: [Int16], padded: [Int16], items: [BenchItem]) {
+  let tone = (0..<8_000).map { index in Int16(4_000 * sin(2 * Double.pi * 300 * Double(index) / 16_000)) }
+  let padded = [Int16](repeating: 0, count: padding) + tone + [Int16](repeating: 0, count: padding)
+  let items = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther, "people"]
+    .enumerated().map { BenchItem(id: "voice/phrase \($0.offset)", condition: $0.element, expected: $0.offset == 2 ? [] : [.up], samples: padded) }
+  return (tone, padded, items)
+}
+
 @Test("the bench's synthetic speech over a room's quiet: the synthetic commands and other phrases over white noise at -75 to -55 dBFS")
 func syntheticOverRoomTone() throws {
   // A synthesizer pads its words with digital silence; through a microphone the padding is
   // the room's quiet. Only the synthetic conditions' items are copied, each over its own
   // level of noise (drawn from its name: the same every run).
-  let tone = (0..<8_000).map { index in Int16(4_000 * sin(2 * Double.pi * 300 * Double(index) / 16_000)) }
-  let padded = [Int16](repeating: 0, count: 4_000) + tone + [Int16](repeating: 0, count: 4_000)
-  let items = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther, "people"]
-    .enumerated().map { BenchItem(id: "voice/phrase \($0.offset)", condition: $0.element, expected: $0.offset == 2 ? [] : [.up], samples: padded) }
+  let (_, padded, items) = syntheticConditionsItems(padding: 4_000)
   let copies = CorpusBuilder.overRoomTone(items)
   #expect(copies.map(\.id) == ["room tone/voice/phrase 0", "room tone/voice/phrase 1", "room tone/voice/phrase 2"])
   #expect(copies.map(\.expected) == [[.up], [.up], []])
@@ -531,10 +538,7 @@ func syntheticOverRoomTone() throws {
 
 @Test("the bench's synthetic speech as the synthesizer writes it: the synthetic items without the 300 ms of silence added around them")
 func syntheticAsWritten() throws {
-  let tone = (0..<8_000).map { index in Int16(4_000 * sin(2 * Double.pi * 300 * Double(index) / 16_000)) }
-  let padded = [Int16](repeating: 0, count: 4_800) + tone + [Int16](repeating: 0, count: 4_800)
-  let items = [CorpusBuilder.syntheticCommands, CorpusBuilder.syntheticCarriers, CorpusBuilder.syntheticOther, "people"]
-    .enumerated().map { BenchItem(id: "voice/phrase \($0.offset)", condition: $0.element, expected: $0.offset == 2 ? [] : [.up], samples: padded) }
+  let (tone, _, items) = syntheticConditionsItems(padding: Int(CorpusBuilder.speechPadding * 16_000))
   let copies = CorpusBuilder.asWritten(items)
   #expect(copies.map(\.id) == ["as written/voice/phrase 0", "as written/voice/phrase 1", "as written/voice/phrase 2"])
   #expect(copies.map(\.expected) == [[.up], [.up], []])
