@@ -55,19 +55,25 @@ let package = Package(
     // export the functions, which take the place of sphinxbase's own.
     .target(name: "CSphinxLists", cSettings: [.unsafeFlags(["-O2", "-gdwarf-4"])]),
 
+    // The few system services the others need, over the C library (pthreads, posix_spawn,
+    // files, printf's number formatting): what Foundation's Process, FileHandle, NSLock and
+    // String(format:) gave, without loading Foundation and its ICU (7 MB of a replay's
+    // resident memory; the targets import FoundationEssentials only).
+    .target(name: "DirectMeSystem"),
+
     // Pure Swift: directions, hypotheses, interpretation and rescue, endpointing,
     // animation, metrics. Never sees a C pointer.
-    .target(name: "DirectMeCore"),
+    .target(name: "DirectMeCore", dependencies: ["DirectMeSystem"]),
 
     // Adapters: one per outside world. Only these import the C modules.
     .target(
-      name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "CPocketSphinx", "CSenoneScorer", "CSphinxLists"]),
-    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "CPulse", "CSndFile", "CSampleRate"]),
-    .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "CSDL2"]),
+      name: "DirectMeRecognizer", dependencies: ["DirectMeCore", "DirectMeSystem", "CPocketSphinx", "CSenoneScorer", "CSphinxLists"]),
+    .target(name: "DirectMeAudio", dependencies: ["DirectMeCore", "DirectMeSystem", "CPulse", "CSndFile", "CSampleRate"]),
+    .target(name: "DirectMeDisplay", dependencies: ["DirectMeCore", "DirectMeSystem", "CSDL2"]),
 
     // Adaptation and tuning: runs sphinxtrain's tools on labelled recordings, learns the
     // detector's settings. No UI.
-    .target(name: "DirectMeTraining", dependencies: ["DirectMeCore", "DirectMeAudio"]),
+    .target(name: "DirectMeTraining", dependencies: ["DirectMeCore", "DirectMeSystem", "DirectMeAudio"]),
 
     // Benchmarks: corpora (dev set, noise mixes, sequences, synthetic speech, non-speech),
     // the stock baseline, and reports.
@@ -78,7 +84,7 @@ let package = Package(
     // scoring and tuning jobs, timings, progress. Wires the adapters; touches no C itself.
     .target(
       name: "DirectMeApp",
-      dependencies: ["DirectMeCore", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay", "DirectMeTraining"]),
+      dependencies: ["DirectMeCore", "DirectMeSystem", "DirectMeRecognizer", "DirectMeAudio", "DirectMeDisplay", "DirectMeTraining"]),
 
     // Option groups shared by the two executables.
     .target(
@@ -105,6 +111,7 @@ let package = Package(
 
     // Shared by the tests: speech synthesis at test time, running programs.
     .target(name: "DirectMeTestSupport", dependencies: ["DirectMeBench"], path: "Tests/DirectMeTestSupport"),
+    .testTarget(name: "DirectMeSystemTests", dependencies: ["DirectMeSystem"]),
     .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),

@@ -1,6 +1,13 @@
 import DirectMeCore
 import DirectMeTraining
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// `directme adapt`: adapts an acoustic model to labelled recordings through sphinxtrain,
 /// with a progress bar, refusing to overwrite a model unless asked.
@@ -48,12 +55,12 @@ public struct AdaptJob {
   /// What the adaptation did, in one line: the recordings and every kind of copy made of them.
   static func summaryLine(_ summary: AdaptationSummary, out: String) -> String {
     "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
-      + "(\(String(format: "%.1f", summary.seconds / 60)) min"
+      + "(\(String(printf: "%.1f", summary.seconds / 60)) min"
       + (summary.noisyCopies > 0
         ? ", plus \(summary.noisyCopies.counting("noisy copy", plural: "noisy copies")) each at \(summary.snr ?? "") dB" : "")
       + copies(summary.reverberantCopies, "in a reverberant room") + copies(summary.shiftedVoiceCopies, "in a shifted voice")
       + copies(summary.clippedCopies, "clipped")
-      + (summary.priorWeight.map { ", prior weight \(String(format: "%g", $0))" } ?? "")
+      + (summary.priorWeight.map { ", prior weight \(String(printf: "%g", $0))" } ?? "")
       + ") -> \(out)"
   }
 

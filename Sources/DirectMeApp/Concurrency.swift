@@ -1,9 +1,16 @@
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// A value shared between threads behind a lock.
 public final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var stored: Value
   public init(_ value: Value) { stored = value }
   public var value: Value {
@@ -22,7 +29,7 @@ public struct UncheckedBox<Value>: @unchecked Sendable {
 
 /// A queue between two threads; `pop` waits for an item, `nil` once closed and empty.
 public final class BlockingQueue<Element>: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var items: [Element] = []
   private var head = 0
   private var closed = false
@@ -51,7 +58,7 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
     let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
     while head == items.count && !closed {
       if let deadline {
-        if !condition.wait(until: deadline) { return nil }
+        if !condition.wait(seconds: deadline.timeIntervalSinceNow) { return nil }
       } else {
         condition.wait()
       }

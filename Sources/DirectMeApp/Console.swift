@@ -1,8 +1,15 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Prints one line on stderr.
 public func warn(_ message: String) {
-  FileHandle.standardError.write(Data((message + "\n").utf8))
+  StandardError.write(message + "\n")
 }
 
 /// Ends the program with a one-line error.
@@ -66,24 +73,24 @@ public final class ProgressBar {
     let remaining = done == 0 ? 0 : elapsed / Double(done) * Double(total - done)
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     let line = "\r\(label) [\(bar)] \(done)/\(total)  \(Int(remaining.rounded())) s left "
-    FileHandle.standardError.write(Data(line.utf8))
+    StandardError.write(line)
     shown = true
   }
 
   /// Prints something without garbling the bar.
   public func interrupt(_ body: () -> Void) {
-    if enabled && shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if enabled && shown { StandardError.write("\r\u{1B}[K") }
     body()
   }
 
   public func finish() {
-    if enabled && shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if enabled && shown { StandardError.write("\r\u{1B}[K") }
   }
 }
 
 /// A progress bar updated from several threads.
 public final class ConcurrentProgress: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private let bar: ProgressBar
   public init(total: Int, label: String) { bar = ProgressBar(total: total, label: label) }
   public func update(_ done: Int) { lock.withLock { bar.update(done) } }
@@ -93,7 +100,7 @@ public final class ConcurrentProgress: @unchecked Sendable {
 /// A progress bar with a stage name ("reading recordings", "collecting statistics"), safe to
 /// update from several threads; a finished stage leaves a "done" line.
 public final class StageProgress: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var bars: [String: ProgressBar] = [:]
   private var current: String?
 

@@ -1,6 +1,13 @@
 import DirectMeAudio
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Replays one file into a fresh pipeline: the same listener as live, fed 10 ms chunks.
 /// Gives the result and warnings (a truncated file).
@@ -83,7 +90,7 @@ public struct StageReplay: @unchecked Sendable {
             if channel.isClosed { return nil }
             if paced {
               let due = start + .milliseconds(Int(listener.time * 1000))
-              if due > clock.now { Thread.sleep(forTimeInterval: (due - clock.now).seconds) }
+              if due > clock.now { sleep(seconds: (due - clock.now).seconds) }
             }
             let chunk = try source.next()
             if let chunk { recorder?.feed(chunk) }

@@ -1,6 +1,14 @@
 import DirectMeAudio
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
+import Dispatch
 
 /// A microphone: gives the next `count` samples (16 kHz mono), blocking until they are there.
 public protocol AudioInput: AnyObject {
@@ -65,8 +73,7 @@ public final class CaptureThread: @unchecked Sendable {
   }
 
   public func start() {
-    let thread = Thread { [self] in run() }
-    thread.start()
+    startThread { [self] in run() }
   }
 
   private func run() {
@@ -77,7 +84,7 @@ public final class CaptureThread: @unchecked Sendable {
     while !channel.isClosed {
       guard let current = input else {
         let deadline = Date(timeIntervalSinceNow: backoff)
-        while Date() < deadline && !channel.isClosed { Thread.sleep(forTimeInterval: min(0.05, backoff)) }
+        while Date() < deadline && !channel.isClosed { sleep(seconds: min(0.05, backoff)) }
         do {
           input = try source.connect()
           backoff = source.backoff.lowerBound
@@ -85,7 +92,7 @@ public final class CaptureThread: @unchecked Sendable {
           output.warning("directme: microphone back")
         } catch where source.isConnectionLost(error) {
           backoff = min(backoff * 2, source.backoff.upperBound)
-          channel.post(.status("microphone lost (\(error)); retrying in \(String(format: "%.2g", backoff)) s"))
+          channel.post(.status("microphone lost (\(error)); retrying in \(String(printf: "%.2g", backoff)) s"))
         } catch {
           fatal.value = error
           return

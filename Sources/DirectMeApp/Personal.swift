@@ -2,7 +2,14 @@ import DirectMeAudio
 import DirectMeCore
 import DirectMeRecognizer
 import DirectMeTraining
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// The user's saved settings: which acoustic model plain `directme` uses. A small JSON file
 /// in `$XDG_CONFIG_HOME/directme` (or `~/.config/directme`).
@@ -16,7 +23,7 @@ public struct UserSettings: Codable, Hashable, Sendable {
   public static var path: String {
     let environment = ProcessInfo.processInfo.environment
     let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+      ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
     return config + "/directme/settings.json"
   }
 
@@ -24,7 +31,7 @@ public struct UserSettings: Codable, Hashable, Sendable {
   public static var dataFolder: String {
     let environment = ProcessInfo.processInfo.environment
     let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+      ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/share"
     return data + "/directme"
   }
 
@@ -149,9 +156,9 @@ public struct PersonalizeJob {
     guard let mllr = scores[.mllr], let map = scores[.map] else { return fallback }
     let useMAP = map.falseAlarmsPooled <= mllr.falseAlarmsPooled + 1e-9 && map.accuracy > mllr.accuracy + 1e-9
     output.line(
-      String(
-        format: "held-out third of your recordings, adapted from %@: MLLR %.0f%% of the commands right, MAP %.0f%% -> %@",
-        source, mllr.accuracy * 100, map.accuracy * 100, useMAP ? "MAP" : "MLLR"))
+      "held-out third of your recordings, adapted from \(source): "
+        + String(printf: "MLLR %.0f%% of the commands right, MAP %.0f%% -> ", mllr.accuracy * 100, map.accuracy * 100)
+        + (useMAP ? "MAP" : "MLLR"))
     // MLLR when it won, whatever the amount of audio (`.auto` would take MAP above 10 minutes).
     return useMAP ? .map : .mllr
   }
@@ -244,8 +251,8 @@ public struct PersonalizeJob {
         keptAdaptation = false
         output.line(
           String(
-            format: "no adapted acoustic model did better on your recordings (%.0f%% of the commands right as it is): keeping %@'s, at your own operating point",
-            personal.after.accuracy * 100, base))
+            printf: "no adapted acoustic model did better on your recordings (%.0f%% of the commands right as it is): ",
+            personal.after.accuracy * 100) + "keeping \(base)'s, at your own operating point")
         for file in ["means", "variances", "sendump", "mixture_weights", "mllr_matrix", "transition_matrices", "mdef", "feat.params", "noisedict"] {
           let target = staging.appendingPathComponent(file).path
           try? FileManager.default.removeItem(atPath: target)
@@ -262,9 +269,8 @@ public struct PersonalizeJob {
       written.secondOpinion = nil
       try written.json().write(to: staging.appendingPathComponent("detector.json"), options: .atomic)
       output.line(
-        String(
-          format: "operating point: %.2f (DirectMe's: %.2f)%@", personal.detector.threshold, detector.threshold,
-          personal.detector.threshold < detector.threshold ? "; lower for your voice, none of your other phrases moves the ninja" : ""))
+        String(printf: "operating point: %.2f (DirectMe's: %.2f)", personal.detector.threshold, detector.threshold)
+          + (personal.detector.threshold < detector.threshold ? "; lower for your voice, none of your other phrases moves the ninja" : ""))
     }
     if tune {
       let tuning = TuningOptions()
@@ -285,12 +291,11 @@ public struct PersonalizeJob {
         if adaptedFromRouted { profile.routedOnly = true }
         try profile.json().write(to: staging.appendingPathComponent(VoiceProfile.fileName), options: .atomic)
         let nearer = profile.recordingsMargin.map {
-          String(format: ", and at most %.2f farther from your recordings than from other voices',", $0)
+          String(printf: ", and at most %.2f farther from your recordings than from other voices',", $0)
         } ?? ""
         output.line(
-          String(
-            format: "voice check: utterances within %.2f of your recordings' voice%@ use your model, others %@'s (%@)",
-            profile.threshold, nearer, base, profile.notes["enrollment distances"] ?? ""))
+          String(printf: "voice check: utterances within %.2f of your recordings' voice", profile.threshold)
+            + "\(nearer) use your model, others \(base)'s (\(profile.notes["enrollment distances"] ?? ""))")
       } else {
         output.line("voice check: not enough usable recordings; your model decides every voice")
       }

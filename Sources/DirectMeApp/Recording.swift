@@ -1,6 +1,13 @@
 import DirectMeAudio
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Takes utterances from the microphone one at a time, for `directme record` and
 /// `directme enroll`: the capture runs on a thread of its own, the input level goes to the
@@ -84,7 +91,7 @@ public struct RecordJob: @unchecked Sendable {
     channel.post(.prompt("Speak now: recording until you stop"))
     output.line("recording: speak now (it stops when you stop, Esc or q to cancel)")
     guard let samples = recording.take(timeout: timeout) else {
-      let reason = recording.failure.map { "microphone failed: \($0)" } ?? "no speech heard within \(String(format: "%g", timeout)) s"
+      let reason = recording.failure.map { "microphone failed: \($0)" } ?? "no speech heard within \(String(printf: "%g", timeout)) s"
       // One line, in the window and on stderr.
       channel.post(.status(channel.isClosed ? "cancelled: nothing recorded" : "nothing recorded in \(path): \(reason)"))
       channel.post(.finished(failed: true))
@@ -140,7 +147,7 @@ public struct EnrollJob: @unchecked Sendable {
   public static var terminalQuestion: ((String) -> String?)? {
     guard isatty(STDIN_FILENO) != 0 else { return nil }
     return { question in
-      FileHandle.standardError.write(Data(question.utf8))
+      StandardError.write(question)
       return readLine()
     }
   }
@@ -171,7 +178,7 @@ public struct EnrollJob: @unchecked Sendable {
             failed = true
             break prompts
           }
-          output.warning("directme: no speech heard within \(String(format: "%g", timeout)) s; skipping \"\(prompt.text)\"")
+          output.warning("directme: no speech heard within \(String(printf: "%g", timeout)) s; skipping \"\(prompt.text)\"")
           continue prompts
         }
         if let problem = TakeCheck.problem(samples), attempt < 3 {
@@ -181,7 +188,7 @@ public struct EnrollJob: @unchecked Sendable {
         }
         channel.post(.status(nil))
         if let ask, let answer = ask("took \((Double(samples.count) / 16_000).formatted(digits: 2)) s; Enter keeps it, r records it again: "),
-          answer.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("r")
+          answer.trimmed().lowercased().hasPrefix("r")
         {
           recording.discardPending()
           continue
@@ -193,7 +200,7 @@ public struct EnrollJob: @unchecked Sendable {
           labels.append(
             LabeledRecording(
               path: name, expected: prompt.expected, line: labels.count + 1,
-              transcript: prompt.text.replacingOccurrences(of: ".", with: "").lowercased(), speaker: speaker))
+              transcript: prompt.text.replacing(".", with: "").lowercased(), speaker: speaker))
           try LabelsFormat.format(labels).write(
             to: folderURL.appendingPathComponent(LabelsFormat.fileName), atomically: true, encoding: .utf8)
         } catch {

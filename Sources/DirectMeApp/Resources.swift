@@ -1,5 +1,10 @@
 import DirectMeRecognizer
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Finds DirectMe's own files (grammars/, Assets/, models/) next to the executable, in the
 /// folder named by DIRECTME_HOME, or in the current folder.

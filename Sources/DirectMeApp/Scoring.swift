@@ -1,6 +1,14 @@
 import DirectMeAudio
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
+import Dispatch
 
 /// `directme score`: replays every recording of a labels file and compares what the ninja
 /// did with what was said.

@@ -1,7 +1,14 @@
 import DirectMeCore
 import DirectMeDisplay
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// What the pipeline thread tells the stage.
 public enum StageEvent: Sendable {
@@ -21,7 +28,7 @@ public enum StageEvent: Sendable {
 
 /// Hands events from the pipeline's threads to the main thread, and the user's wishes back.
 public final class StageChannel: @unchecked Sendable {
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var events: [StageEvent] = []
   private var closed = false
   private var stopRequested = false
@@ -45,7 +52,7 @@ public final class StageChannel: @unchecked Sendable {
   public func take(timeout: Double) -> [StageEvent] {
     condition.lock()
     defer { condition.unlock() }
-    if events.isEmpty && !closed { _ = condition.wait(until: Date(timeIntervalSinceNow: timeout)) }
+    if events.isEmpty && !closed { _ = condition.wait(seconds: timeout) }
     let taken = events
     events.removeAll()
     return taken
@@ -152,12 +159,10 @@ public func runStage(
   }
 
   let producerDone = DispatchSemaphore(value: 0)
-  let thread = Thread {
+  startThread(stackSize: 8 << 20) {
     producer(channel)
     producerDone.signal()
   }
-  thread.stackSize = 8 << 20
-  thread.start()
 
   var finished = false
   var failed = false

@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// When each instruction went through each stage of the live pipeline, as wall-clock times
 /// (seconds since 1970, the clock another process on the machine reads too), written as JSON
@@ -70,22 +77,21 @@ public struct CaptureTimes {
 
 /// Appends timing records to a file, one JSON object a line, flushed as it goes.
 public final class TimingLog: @unchecked Sendable {
-  private let handle: FileHandle
+  private let handle: OutputFile
   private let encoder = JSONEncoder()
 
   public init(path: String) throws {
-    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+    do {
+      handle = try OutputFile(path: path, mode: .truncate)
+    } catch {
       throw Failure("\(path): cannot create the timing log")
     }
-    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     encoder.outputFormatting = [.sortedKeys]
   }
 
   public func write(_ timing: InstructionTiming) {
     guard var data = try? encoder.encode(timing) else { return }
     data.append(0x0A)
-    handle.write(data)
+    try? handle.write(data)
   }
-
-  deinit { try? handle.close() }
 }

@@ -1,7 +1,14 @@
 import DirectMeCore
 import DirectMeRecognizer
 import DirectMeTraining
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// `directme tune`: decodes labelled recordings (and noisy copies, and noise alone) through
 /// the live pipeline, learns the detector on some speakers, checks it on the others, reports
@@ -79,12 +86,12 @@ public struct TuningJob {
     }
     let (tuning, checking) = DetectorTuner.split(decoded!, checkingShare: checkShare)
     let tuner = DetectorTuner(options: options)
-    let date = ISO8601DateFormatter().string(from: Date())
+    let date = Date().ISO8601Format()
     var detector = tuner.tune(
       tuning,
       notes: [
         "tuned": date, "model": configuration.acousticModel,
-        "grammar": (configuration.grammar as NSString).lastPathComponent,
+        "grammar": lastPathComponent(configuration.grammar),
         "recordings": "\(tuning.count) tuning, \(checking.count) checking (split by speaker, share \(checkShare))",
         "labels": labels.joined(separator: " "),
       ])
@@ -122,7 +129,7 @@ public enum TuneReport {
 
   public static func summary(_ score: TuningScore) -> String {
     String(
-      format: "%d commands %.1f%% right (%d noisy copies %.1f%%); %d other speech %.1f%% false alarms (%.1f%% pooled); %d noise %.1f%% false alarms; rescues %d right, %d wrong",
+      printf: "%d commands %.1f%% right (%d noisy copies %.1f%%); %d other speech %.1f%% false alarms (%.1f%% pooled); %d noise %.1f%% false alarms; rescues %d right, %d wrong",
       score.commands, score.accuracy * 100, score.noisyCommands, score.noisyAccuracy * 100, score.otherSpeech,
       score.falseAlarms * 100, score.falseAlarmsPooled * 100,
       score.noise, score.noiseFalseAlarms * 100, score.rescuesRight, score.rescuesWrong)
@@ -130,26 +137,27 @@ public enum TuneReport {
 
   public static func joinedSummary(_ score: TuningScore) -> String {
     String(
-      format: "%d sequences %.1f%% right; %d commands beside other words, %.1f%% moved it more",
+      printf: "%d sequences %.1f%% right; %d commands beside other words, %.1f%% moved it more",
       score.sequences, score.sequenceAccuracy * 100, score.besideOtherWords, score.besideExtra * 100)
   }
 
   public static func text(detector: Detector, tuning: TuningScore, checking: TuningScore?) -> String {
     var lines: [String] = []
-    lines.append(String(format: "operating point: confidence %.2f (rescue of near-misses from %.2f)", detector.threshold, detector.rescueThreshold))
+    lines.append(String(printf: "operating point: confidence %.2f (rescue of near-misses from %.2f)", detector.threshold, detector.rescueThreshold))
     lines.append(
-      String(format: "gate: a steady voiced run of %.0f ms, %.1f dB above the background", detector.gate.minimumVoiced * 1000, detector.gate.minimumDynamicRange)
-        + (detector.gate.overVoices.map { String(format: " (%.1f dB over other voices)", $0.minimumDynamicRange) } ?? ""))
+      String(printf: "gate: a steady voiced run of %.0f ms, %.1f dB above the background", detector.gate.minimumVoiced * 1000, detector.gate.minimumDynamicRange)
+        + (detector.gate.overVoices.map { String(printf: " (%.1f dB over other voices)", $0.minimumDynamicRange) } ?? ""))
     for (word, calibration) in detector.calibrations.sorted(by: { $0.key < $1.key }) {
       lines.append(
-        String(
-          format: "  %-6@ at least %3.0f ms; confidence 0.5 at margin %6.1f, acts from margin %6.1f", word, calibration.minimumDuration * 1000,
-          calibration.margin(forConfidence: 0.5), calibration.margin(forConfidence: detector.threshold))
-          + (calibration.minimumLoud.map { String(format: "; below margin 0, loud for %.0f ms", $0 * 1000) } ?? "")
-          + (calibration.maximumLoud.map { String(format: " to %.0f ms", $0 * 1000) } ?? ""))
+        "  " + word + String(repeating: " ", count: max(0, 6 - word.count))
+          + String(
+            printf: " at least %3.0f ms; confidence 0.5 at margin %6.1f, acts from margin %6.1f", calibration.minimumDuration * 1000,
+            calibration.margin(forConfidence: 0.5), calibration.margin(forConfidence: detector.threshold))
+          + (calibration.minimumLoud.map { String(printf: "; below margin 0, loud for %.0f ms", $0 * 1000) } ?? "")
+          + (calibration.maximumLoud.map { String(printf: " to %.0f ms", $0 * 1000) } ?? ""))
     }
     if let companion = detector.companionThreshold {
-      lines.append(String(format: "beside or just after a sure command, a command needs confidence %.2f", companion))
+      lines.append(String(printf: "beside or just after a sure command, a command needs confidence %.2f", companion))
     }
     lines.append("tuning speakers:   " + summary(tuning))
     if tuning.sequences > 0 { lines.append("  " + joinedSummary(tuning)) }
@@ -157,10 +165,10 @@ public enum TuneReport {
       lines.append("checking speakers: " + summary(checking))
       if checking.sequences > 0 { lines.append("  " + joinedSummary(checking)) }
       let worst = checking.falseAlarmsByKind.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(6)
-        .map { String(format: "%@ %.0f%%", $0.key, $0.value * 100) }.joined(separator: ", ")
+        .map { $0.key + String(printf: " %.0f%%", $0.value * 100) }.joined(separator: ", ")
       lines.append("  most false alarms (checking): " + worst)
       let commands = checking.accuracyByCommand.sorted { $0.key < $1.key }.filter { !$0.key.contains(" ") }
-        .map { String(format: "%@ %.0f%%", $0.key, $0.value * 100) }.joined(separator: ", ")
+        .map { $0.key + String(printf: " %.0f%%", $0.value * 100) }.joined(separator: ", ")
       lines.append("  right per command (checking): " + commands)
     }
     return lines.joined(separator: "\n")

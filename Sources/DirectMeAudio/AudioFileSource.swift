@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Reads an audio file (any format libsndfile reads) as 16 kHz mono 16-bit chunks of a fixed duration, converting the rate,
 /// channels and encoding on the way, a block at a time.

@@ -1,6 +1,13 @@
 import CPulse
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// A PulseAudio call that failed, with PulseAudio's own message.
 public struct PulseAudioError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -171,7 +178,7 @@ public final class Microphone {
     let clock = ContinuousClock()
     if let lastRead, lastRead.waited {
       let due = lastRead.end + .microseconds(Int64(count) * 1_000_000 / Int64(Self.sampleRate) - 5_000)
-      if due > clock.now { Thread.sleep(forTimeInterval: (due - clock.now).seconds) }
+      if due > clock.now { sleep(seconds: (due - clock.now).seconds) }
     }
     let asked = clock.now
     // What came while we slept, without waiting (a few rounds: each takes what one poll found).

@@ -1,5 +1,12 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Writes a session as it happens (`--save-session DIR`): each utterance's audio as a WAV
 /// file and a JSON Lines log (`session.jsonl`) of speech starts, partials, finals with their
@@ -11,7 +18,7 @@ import Foundation
 public final class SessionRecorder {
   public static let logName = "session.jsonl"
   public let folder: URL
-  private let log: FileHandle
+  private let log: OutputFile
   private var recent: [Int16] = []
   /// Stream sample index of `recent[0]`.
   private var recentStart = 0
@@ -25,32 +32,28 @@ public final class SessionRecorder {
   public init(folder path: String, keepSeconds: Double = 15) throws {
     folder = URL(fileURLWithPath: path)
     let fileManager = FileManager.default
-    var isFolder: ObjCBool = false
+    var isFolder = false
     if fileManager.fileExists(atPath: path, isDirectory: &isFolder) {
-      guard isFolder.boolValue else { throw AudioFileError(file: path, problem: "--save-session needs a folder; this is a file") }
+      guard isFolder else { throw AudioFileError(file: path, problem: "--save-session needs a folder; this is a file") }
     } else {
       do {
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       } catch {
-        throw AudioFileError(file: path, problem: "cannot create the session folder (\(error.localizedDescription))")
+        throw AudioFileError(file: path, problem: "cannot create the session folder (\(reason(of: error)))")
       }
     }
     do {
       try fileManager.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
     } catch {
-      throw AudioFileError(file: path, problem: "cannot make the session folder private (\(error.localizedDescription))")
+      throw AudioFileError(file: path, problem: "cannot make the session folder private (\(reason(of: error)))")
     }
     let logPath = folder.appendingPathComponent(Self.logName).path
-    if !fileManager.fileExists(atPath: logPath) {
-      guard fileManager.createFile(atPath: logPath, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-        throw AudioFileError(file: logPath, problem: "cannot create the session log")
-      }
-    }
-    guard let log = FileHandle(forWritingAtPath: logPath) else {
+    do {
+      // Created private (0600) when missing, appended to when there.
+      log = try OutputFile(path: logPath, mode: .append, permissions: 0o600)
+    } catch {
       throw AudioFileError(file: logPath, problem: "cannot open the session log for writing")
     }
-    log.seekToEndOfFile()
-    self.log = log
     // Appending to an earlier session: number the new utterances after its files.
     count = ((try? fileManager.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("utterance-") }.count
     keep = Int(keepSeconds * 16_000)
@@ -59,7 +62,7 @@ public final class SessionRecorder {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   }
 
-  deinit { try? log.close() }
+  deinit { log.close() }
 
   /// A new stream begins (the next file of a replay): stream time starts again at 0.
   public func beginStream() {
@@ -104,7 +107,7 @@ public final class SessionRecorder {
         name = known
       } else {
         count += 1
-        name = String(format: "utterance-%04d.wav", count)
+        name = String(printf: "utterance-%04d.wav", count)
         files[start] = name
       }
       let from = max(recentStart, Int(start * 16_000) ) - recentStart
@@ -117,14 +120,18 @@ public final class SessionRecorder {
         Entry(
           event: utterance.isEarly ? "early_final" : "final", time: utterance.emittedAt.rounded(to: 3),
           utterance: FileReport.report(utterance), audio: name, source: source))
-      log.synchronizeFile()
+      log.synchronize()
     }
   }
 
   private func write(_ entry: Entry) throws {
     var data = try encoder.encode(entry)
     data.append(0x0A)
-    log.write(data)
+    do {
+      try log.write(data)
+    } catch {
+      throw AudioFileError(file: log.path, problem: "cannot write the session log (\(error))")
+    }
   }
 
   /// The utterance files of a saved session, in the order they were first written, with the

@@ -1,5 +1,12 @@
 import CSndFile
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// A problem with an audio file, named by file.
 public struct AudioFileError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -51,19 +58,19 @@ public final class AudioFileReader {
 
   public init(path: String) throws {
     self.path = path
-    var isFolder: ObjCBool = false
+    var isFolder = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
       throw AudioFileError(file: path, problem: "no such file")
     }
-    guard !isFolder.boolValue else { throw AudioFileError(file: path, problem: "is a folder, not an audio file") }
+    guard !isFolder else { throw AudioFileError(file: path, problem: "is a folder, not an audio file") }
     guard FileManager.default.isReadableFile(atPath: path) else {
       throw AudioFileError(file: path, problem: "cannot open the file (permission denied)")
     }
-    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+    let size = fileSize(atPath: path)
     guard size != 0 else { throw AudioFileError(file: path, problem: "empty file") }
     var info = SF_INFO()
     guard let file = sf_open(path, Int32(SFM_READ), &info) else {
-      let reason = String(cString: sf_strerror(nil)).trimmingCharacters(in: CharacterSet(charactersIn: " .\n"))
+      let reason = String(String(cString: sf_strerror(nil)).trimmed { " .\n".contains($0) })
       throw AudioFileError(file: path, problem: "not an audio file DirectMe can read (\(Self.oneLine(reason)))")
     }
     self.file = file
@@ -120,9 +127,9 @@ public final class AudioFileReader {
     var result: [String] = []
     let fileManager = FileManager.default
     for path in paths {
-      var isFolder: ObjCBool = false
-      if fileManager.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-        let found = (fileManager.enumerator(atPath: path)?.compactMap { $0 as? String } ?? [])
+      var isFolder = false
+      if fileManager.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
+        let found = ((try? fileManager.subpathsOfDirectory(atPath: path)) ?? [])
           .filter { extensions.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
           .sorted()
           .map { path.hasSuffix("/") ? path + $0 : path + "/" + $0 }
@@ -139,7 +146,7 @@ public final class AudioFileReader {
     info.format = code
     guard sf_command(file, Int32(SFC_GET_FORMAT_INFO), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0,
       let name = info.name
-    else { return String(format: "format 0x%x", code) }
+    else { return String(printf: "format 0x%x", code) }
     return String(cString: name)
   }
 
@@ -154,7 +161,7 @@ public final class AudioFileReader {
     func numbers(_ line: Substring) -> [Double] {
       line.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
     }
-    let byteRate = lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Bytes/sec") }.flatMap { numbers($0).first }
+    let byteRate = lines.first { $0.trimmed().hasPrefix("Bytes/sec") }.flatMap { numbers($0).first }
     let held = Double(frames) / Double(rate)
     for line in lines where line.hasPrefix("data") && line.contains("should be") {
       let bytes = numbers(line)
@@ -214,7 +221,7 @@ public enum AudioFileWriter {
       guard rename(temporary, path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     } catch {
       try? FileManager.default.removeItem(atPath: temporary)
-      throw AudioFileError(file: path, problem: "cannot write (\(error.localizedDescription))")
+      throw AudioFileError(file: path, problem: "cannot write (\(reason(of: error)))")
     }
   }
 }

@@ -1,7 +1,12 @@
 import ArgumentParser
 import DirectMeApp
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// How the ninja is shown.
 public struct DisplayOptions: ParsableArguments {

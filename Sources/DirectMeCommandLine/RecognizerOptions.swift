@@ -2,7 +2,14 @@ import ArgumentParser
 import DirectMeApp
 import DirectMeCore
 import DirectMeRecognizer
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Where the recognizer's files come from and how it decides.
 public struct RecognizerOptions: ParsableArguments {
@@ -118,7 +125,7 @@ public struct RecognizerOptions: ParsableArguments {
 
   /// The settings in one line, for reports.
   public var summary: String {
-    "model \(modelFolder), grammar \(((grammar ?? Resources.defaultGrammar) as NSString).lastPathComponent), detector \(detectorFile ?? "untrained")"
+    "model \(modelFolder), grammar \(lastPathComponent(grammar ?? Resources.defaultGrammar)), detector \(detectorFile ?? "untrained")"
       + (threshold.map { ", threshold \($0)" } ?? "")
   }
 

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Where an acoustic model folder's files are. An adapted model leaves out what it shares
 /// unchanged with the model it was adapted from (DirectMe's shipped model has no `mdef`: it
@@ -22,9 +27,9 @@ public enum AcousticModelFiles {
 
   /// The base model named in `folder/adaptation.json` (relative to the folder when relative).
   public static func baseModel(of folder: String) -> String? {
+    struct Adaptation: Decodable { var baseModel: String? }
     guard let data = FileManager.default.contents(atPath: folder + "/adaptation.json"),
-      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let base = object["baseModel"] as? String, !base.isEmpty
+      let base = (try? JSONDecoder().decode(Adaptation.self, from: data))?.baseModel, !base.isEmpty
     else { return nil }
     return base.hasPrefix("/") ? base : URL(fileURLWithPath: folder).appendingPathComponent(base).standardizedFileURL.path
   }

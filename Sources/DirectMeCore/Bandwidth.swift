@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Whether a recording went through a narrowband (8 kHz) link: a telephone, a Bluetooth
 /// headset, festival's 8 kHz voices resampled to 16 kHz. Such speech has nothing above

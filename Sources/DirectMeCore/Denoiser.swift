@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Takes steady background noise (a running tap, a fan, an exercise bike, hiss) out of an
 /// utterance before it is decoded, so that the acoustic model hears the voice rather than

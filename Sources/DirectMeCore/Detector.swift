@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Decides whether a command word was really said, from how much better the command
 /// explains its stretch of audio than any other speech or noise does (the recognizer's

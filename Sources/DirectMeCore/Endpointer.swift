@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Settings of the endpointer. Times are in seconds.
 public struct EndpointerSettings: Hashable, Sendable {

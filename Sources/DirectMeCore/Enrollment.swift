@@ -99,7 +99,7 @@ public struct EnrollmentPlan: Hashable, Sendable {
     }
     if carriers {
       for (index, phrase) in Self.carrierPhrases.enumerated() {
-        let words = phrase.replacingOccurrences(of: ".", with: " ").split(separator: " ").map(String.init)
+        let words = phrase.replacing(".", with: " ").split(separator: " ").map(String.init)
         let expected = words.compactMap { vocabulary.commands[$0] }
         prompts.append(Prompt(text: phrase, expected: expected, name: "phrase-\(index + 1)"))
       }

@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// The words that mean something to DirectMe.
 public struct Vocabulary: Hashable, Sendable {
@@ -499,6 +506,6 @@ extension Int {
 extension Double {
   /// This number with `digits` digits after the point ("0.50").
   public func formatted(digits: Int) -> String {
-    String(format: "%.\(digits)f", self)
+    String(printf: "%.\(digits)f", self)
   }
 }

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One line of a labels file: a recording and the directions said in it (none for a
 /// recording that holds no command), and optionally the words said and who said them.
@@ -40,8 +45,8 @@ public enum LabelsFormat {
   /// The labels file a command-line argument names: the file itself, or `labels.tsv` in a
   /// folder (as `directme enroll` and the data sets keep theirs).
   public static func file(named given: String) -> String {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue else { return given }
+    var isFolder = false
+    guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder else { return given }
     return URL(fileURLWithPath: given).appendingPathComponent(fileName).path
   }
 

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Mains hum: the steady tone of the power line (50 Hz in most of the world, 60 Hz in the
 /// Americas) and its harmonics, which a microphone on a ground loop, a laptop on its

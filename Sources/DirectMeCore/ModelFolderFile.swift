@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A JSON file beside an acoustic model (`voice.json`, `voices.json`, `warp.json`): read with
 /// a problem named in one line with the file, written as pretty JSON with sorted keys.

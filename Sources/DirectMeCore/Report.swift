@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The JSON shape of one replayed file (`directme replay --json`): one object a line.
 public struct FileReport: Codable, Hashable, Sendable {

@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// `directme score` as text.
 public enum ScoreText {
@@ -23,10 +30,10 @@ public enum ScoreText {
     lines.append("confusion (rows: expected, columns: recognized; '-' is nothing):")
     let labels = ConfusionMatrix.labels.map { $0?.rawValue ?? "-" }
     let matrix = report.confusion
-    lines.append("        " + labels.map { $0.padding(toLength: 7, withPad: " ", startingAt: 0) }.joined())
+    lines.append("        " + labels.map { $0.padded(toLength: 7) }.joined())
     for expected in ConfusionMatrix.labels {
-      let name = (expected?.rawValue ?? "-").padding(toLength: 8, withPad: " ", startingAt: 0)
-      let cells = ConfusionMatrix.labels.map { String(matrix[expected, $0]).padding(toLength: 7, withPad: " ", startingAt: 0) }
+      let name = (expected?.rawValue ?? "-").padded(toLength: 8)
+      let cells = ConfusionMatrix.labels.map { String(matrix[expected, $0]).padded(toLength: 7) }
       lines.append(name + cells.joined())
     }
     let worstRecordings = report.worst(worst)

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Small signal tools on 16 kHz mono samples: frame energies, speech power, mixing noise at
 /// a signal-to-noise ratio, test signals (benchmark audio, noisy copies for adaptation).

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// What the audio of an utterance says by itself, before any recognition: whether it holds
 /// voiced sound that rises above its own background, as every spoken command does ("up",

@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Whether an utterance sounds like the voice a personal model was made for.
 ///
@@ -118,13 +125,13 @@ public struct VoiceProfile: ModelFolderFile, Hashable, Sendable {
     profile.notes = [
       "recordings": "\(usable.count)",
       "enrollment distances": String(
-        format: "median %.2f, %.0f%% within %.2f, largest %.2f", distances[distances.count / 2], share * 100, within,
+        printf: "median %.2f, %.0f%% within %.2f, largest %.2f", distances[distances.count / 2], share * 100, within,
         distances.last!),
-      "threshold": String(format: "%.1f x %.2f", slack, within),
+      "threshold": String(printf: "%.1f x %.2f", slack, within),
     ]
     if let margin = profile.recordingsMargin {
       profile.notes["other voices"] = String(
-        format: "the recordings may lie %.2f farther than other voices' (%.0f%% of them, each against the rest)", margin,
+        printf: "the recordings may lie %.2f farther than other voices' (%.0f%% of them, each against the rest)", margin,
         share * 100)
     }
     return profile

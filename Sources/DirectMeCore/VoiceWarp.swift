@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Vocal tract length normalization: how far an utterance's voice lies above or below the
 /// voices the acoustic model was adapted on, in cents of frequency, predicted from the mean

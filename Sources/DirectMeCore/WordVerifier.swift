@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// A second, discriminative judge of a command word: a small neural network (one hidden layer)
 /// that hears the word's stretch of audio as a log-mel spectrogram and says how likely it is

@@ -1,6 +1,11 @@
 import CSDL2
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Drawing a scene: the grid, the top bar (button, level meter, hints), the bottom panel
 /// (transcripts and directions), the sprite, and cached text.

@@ -1,6 +1,13 @@
 import CSDL2
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Reading the window's pixels back and writing them to files; the sprite's size from its file.
 extension StageWindow {
@@ -64,12 +71,10 @@ extension StageWindow {
 extension StageWindow {
   /// The on-screen size of a BMP sprite, read from its header without SDL (for headless runs).
   public static func spriteSize(ofBMP path: String) throws -> Size {
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    guard let header = readPrefix(ofFileAt: path, count: 26) else {
       throw SDLError(function: "open", message: "\(path): sprite not found or unreadable")
     }
-    defer { try? handle.close() }
-    let header = (try? handle.read(upToCount: 26)) ?? Data()
-    guard header.count == 26, header.prefix(2) == Data("BM".utf8) else {
+    guard header.count == 26, header.starts(with: "BM".utf8) else {
       throw SDLError(function: "open", message: "\(path): not a BMP file")
     }
     func int32(_ offset: Int) -> Int32 {

@@ -1,6 +1,13 @@
 import CSDL2
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 import Synchronization
 
 /// An SDL call that failed, with SDL's own message.
@@ -221,7 +228,7 @@ public final class StageWindow {
 
   /// What `wake()` signals to a `waitForInput` that polls: `woken`, under `condition`.
   private final class WakeSignal: @unchecked Sendable {
-    let condition = NSCondition()
+    let condition = Condition()
     var woken = false
   }
   private static let wakeSignal = WakeSignal()
@@ -270,7 +277,7 @@ public final class StageWindow {
         signal.condition.unlock()
         return inputs
       }
-      _ = signal.condition.wait(until: min(deadline ?? .distantFuture, now.addingTimeInterval(Self.pollInterval)))
+      _ = signal.condition.wait(seconds: min(deadline?.timeIntervalSince(now) ?? Self.pollInterval, Self.pollInterval))
       signal.condition.unlock()
     }
   }

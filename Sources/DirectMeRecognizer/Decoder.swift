@@ -2,7 +2,14 @@ import CPocketSphinx
 import CSenoneScorer
 import CSphinxLists
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 import Synchronization
 
 /// Owns one `ps_decoder_t` and the configuration it was made from.
@@ -354,7 +361,7 @@ final class Decoder {
     do {
       text = try String(contentsOfFile: path, encoding: .utf8)
     } catch {
-      throw ConfigurationError(file: path, problem: "cannot read the dictionary (\(error.localizedDescription))")
+      throw ConfigurationError(file: path, problem: "cannot read the dictionary (\(reason(of: error)))")
     }
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -537,7 +544,7 @@ final class Decoder {
       // sphinxbase keeps the warp in globals while it builds a filterbank, and skips setting
       // it when given the same text as the last warp (even after a front end without one
       // made it neutral): the text is never the last one given.
-      var parameters = String(format: "%.3f", Double(key) / 1000)
+      var parameters = String(printf: "%.3f", Double(key) / 1000)
       if parameters == lastParameters { parameters += "0" }
       lastParameters = parameters
       cmd_ln_set_str_r(config, "-warp_type", "inverse_linear")
@@ -650,7 +657,7 @@ final class Decoder {
       else { return nil }
       let header = String(decoding: text[..<at], as: UTF8.self)
       guard let line = header.split(separator: "\n").first(where: { $0.hasPrefix("n_sen ") }),
-        let senones = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)), senones > 0
+        let senones = Int(line.dropFirst(6).trimmed()), senones > 0
       else { return nil }
       return Layout(header: at + end.count + 4, frameBytes: 2 + 2 * senones)
     }
@@ -800,10 +807,10 @@ final class Decoder {
   static func describeSyntaxError(_ log: [String]) -> String {
     let errors = log.map(SphinxLog.clean)
     guard let first = errors.first else { return "cannot parse the grammar (JSGF syntax error)" }
-    if let range = first.range(of: "line ") {
+    if let range = first.firstRange(of: "line ") {
       let digits = first[range.upperBound...].prefix { $0.isNumber }
       if !digits.isEmpty {
-        let token = first.range(of: "token").map { " near" + first[$0.upperBound...] } ?? ""
+        let token = first.firstRange(of: "token").map { " near" + first[$0.upperBound...] } ?? ""
         return "line \(digits): JSGF syntax error\(token)"
       }
     }

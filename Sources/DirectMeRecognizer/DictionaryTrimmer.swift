@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// Keeps only the dictionary entries a grammar can use: PocketSphinx loads every word of the
 /// dictionary it is given into each decoder (130,000 for CMUdict: about 20 MB and 0.1 s a
@@ -26,7 +33,7 @@ public enum DictionaryTrimmer {
       }
       if character == "/", next < text.endIndex, text[next] == "*" {
         flush()
-        index = text[next...].range(of: "*/")?.upperBound ?? text.endIndex
+        index = text[next...].firstRange(of: "*/")?.upperBound ?? text.endIndex
         continue
       }
       if character.isLetter || character.isNumber || "'._-".contains(character) {
@@ -82,13 +89,13 @@ public enum DictionaryTrimmer {
     do {
       text = try String(contentsOfFile: dictionary, encoding: .utf8)
     } catch {
-      throw ConfigurationError(file: dictionary, problem: "cannot read the dictionary (\(error.localizedDescription))")
+      throw ConfigurationError(file: dictionary, problem: "cannot read the dictionary (\(reason(of: error)))")
     }
     let grammarText: String
     do {
       grammarText = try String(contentsOfFile: grammar, encoding: .utf8)
     } catch {
-      throw ConfigurationError(file: grammar, problem: "cannot read the grammar (\(error.localizedDescription))")
+      throw ConfigurationError(file: grammar, problem: "cannot read the grammar (\(reason(of: error)))")
     }
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("directme-\(getpid())-\(UUID().uuidString).dict").path

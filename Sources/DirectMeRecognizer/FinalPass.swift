@@ -1,6 +1,13 @@
 import CPocketSphinx
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// The final pass: the command words of a finished utterance, each checked against one other
 /// word on its stretch of audio, every senone scored (see `verify`).
@@ -124,7 +131,7 @@ extension PocketSphinxRecognizer {
     var scores = ScoreCache(audio: fillingDigitalSilence ? Signal.filledDigitalSilence(cleaned) : cleaned)
     if let scored, scored.audio == scores.audio { scores.know(scored.scores, of: 0..<scored.audio.count) }
     // Every pass says what it cost, those that end before the command words are checked too.
-    defer { if ScoreCache.timesSearches { FileHandle.standardError.write(Data((scores.costLine + "\n").utf8)) } }
+    defer { if ScoreCache.timesSearches { StandardError.write(scores.costLine + "\n") } }
     // Without a <commands> rule the whole grammar stands for the commands.
     let commands = try scores.decode(
       0..<audio.count, search: finalSearches.contains(Search.commands) ? Search.commands : Search.main, on: final)
@@ -188,7 +195,7 @@ extension PocketSphinxRecognizer {
 
     /// One line for stderr: each search's decodes, frames and milliseconds.
     var costLine: String {
-      "search times: " + costs.map { "\($0.search) \($0.decodes)x \($0.frames) frames \(String(format: "%.1f", $0.seconds * 1000)) ms" }
+      "search times: " + costs.map { "\($0.search) \($0.decodes)x \($0.frames) frames \(String(printf: "%.1f", $0.seconds * 1000)) ms" }
         .joined(separator: "; ")
     }
 

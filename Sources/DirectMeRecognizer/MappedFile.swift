@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -43,7 +50,7 @@ enum MappedFile {
       for line in maps.split(separator: "\n") {
         // start-end perms offset dev inode path
         let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
-        guard fields.count == 6, fields[5].trimmingCharacters(in: .whitespaces) == target,
+        guard fields.count == 6, fields[5].trimmed() == target,
           fields[1].hasPrefix("r"), !fields[1].contains("w")
         else { continue }
         let bounds = fields[0].split(separator: "-")

@@ -1,6 +1,14 @@
 import CPocketSphinx
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
+import Dispatch
 
 public final class PocketSphinxRecognizer: Recognizer {
   /// Threads the final pass scores an utterance with (this one and a helper; the results are
@@ -109,7 +117,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     warpFeatures = try voiceWarp.map { try VoiceFeatures(model: configuration.acousticModel, overriding: $0.frontEndOptions) }
     if configuration.finalPass == .batch {
       let loadingFinal = loading
-      Thread {
+      startThread {
         finalSetup.result = Result {
           func load(_ model: String) throws -> (Decoder, [String: Set<String>]) {
             var setup = loadingFinal
@@ -130,7 +138,7 @@ public final class PocketSphinxRecognizer: Recognizer {
           return (final, Set(rules.keys), nearMisses, check)
         }
         finalLoaded.signal()
-      }.start()
+      }
     } else {
       finalLoaded.signal()
     }
@@ -270,12 +278,12 @@ public final class PocketSphinxRecognizer: Recognizer {
     let loadings = models.map { _ in Preloading() }
     for (model, loading) in zip(models, loadings) { preloading[model] = loading }
     let configuration = self.configuration
-    Thread {
+    startThread {
       for (model, loading) in zip(models, loadings) {
         loading.result = Result { try Self.loadLaterDecoder(model, configuration: configuration, warm: true) }
         loading.done.signal()
       }
-    }.start()
+    }
   }
 
   public func resetAdaptation() {
@@ -379,12 +387,12 @@ public final class PocketSphinxRecognizer: Recognizer {
 
   private static func validateFiles(of configuration: RecognizerConfiguration) throws {
     let fileManager = FileManager.default
-    var isFolder: ObjCBool = false
+    var isFolder = false
     let model = configuration.acousticModel
     guard fileManager.fileExists(atPath: model, isDirectory: &isFolder) else {
       throw ConfigurationError(file: model, problem: "acoustic model folder not found")
     }
-    guard isFolder.boolValue else {
+    guard isFolder else {
       throw ConfigurationError(file: model, problem: "the acoustic model must be a folder (holding mdef, means, ...)")
     }
     for required in ["mdef", "means", "variances", "transition_matrices"] {
@@ -404,17 +412,15 @@ public final class PocketSphinxRecognizer: Recognizer {
   }
 
   static func checkReadableFile(_ path: String, what: String) throws {
-    var isFolder: ObjCBool = false
+    var isFolder = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
       throw ConfigurationError(file: path, problem: "\(what) not found")
     }
-    guard !isFolder.boolValue else { throw ConfigurationError(file: path, problem: "\(what) is a folder, not a file") }
+    guard !isFolder else { throw ConfigurationError(file: path, problem: "\(what) is a folder, not a file") }
     guard FileManager.default.isReadableFile(atPath: path) else {
       throw ConfigurationError(file: path, problem: "\(what) is not readable (permission denied)")
     }
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      let size = attributes[.size] as? Int, size > 0
-    else {
+    guard let size = fileSize(atPath: path), size > 0 else {
       throw ConfigurationError(file: path, problem: "\(what) is empty")
     }
   }

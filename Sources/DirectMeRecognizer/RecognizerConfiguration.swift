@@ -1,6 +1,11 @@
 import CPocketSphinx
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Where the recognizer's model, dictionary and grammar come from, and how it decodes.
 public struct RecognizerConfiguration: Hashable, Sendable {

@@ -1,5 +1,12 @@
 import CPocketSphinx
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 import Synchronization
 
 /// Collects sphinxbase's log so errors can carry the decoder's own words.
@@ -26,9 +33,9 @@ enum SphinxLog {
   }()
 
   private static func record(level: Int32, line: String) {
-    if echo { FileHandle.standardError.write(Data(line.utf8)) }
+    if echo { StandardError.write(line) }
     guard level >= Int32(ERR_WARN.rawValue) else { return }
-    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = String(line.trimmed())
     let thread = pthread_self()
     lines.withLock {
       $0[thread, default: []].append(trimmed)
@@ -37,7 +44,7 @@ enum SphinxLog {
     if level == Int32(ERR_FATAL.rawValue) {
       // The library calls exit() right after this; say what was being done first.
       let doing = context.withLock { $0[thread] } ?? "pocketsphinx"
-      FileHandle.standardError.write(Data("directme: error: \(doing): \(Self.clean(trimmed))\n".utf8))
+      StandardError.write("directme: error: \(doing): \(Self.clean(trimmed))\n")
     }
   }
 
@@ -62,12 +69,12 @@ enum SphinxLog {
     for prefix in ["FATAL: ", "ERROR: ", "WARN: "] where text.hasPrefix(prefix) {
       text = text.dropFirst(prefix.count)
     }
-    if text.hasPrefix("\""), let range = text.range(of: ": ") {
+    if text.hasPrefix("\""), let range = text.firstRange(of: ": ") {
       // "fsg_search.c", line 141: message
       let head = text[..<range.lowerBound]
       if head.contains(", line ") { text = text[range.upperBound...] }
     }
-    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    return String(text.trimmed())
   }
 }
 

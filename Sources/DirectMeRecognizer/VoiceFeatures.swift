@@ -1,6 +1,11 @@
 import CPocketSphinx
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// The voice statistic of audio (`VoiceStatistic`): the acoustic model's own front end
 /// (its `feat.params`: filters, lifter) turns 16 kHz audio into cepstra.

@@ -1,5 +1,10 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One recording to adapt on, with every word said in it.
 public struct AdaptationItem: Hashable, Sendable {

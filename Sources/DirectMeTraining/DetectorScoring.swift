@@ -1,5 +1,12 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 extension DetectorTuner {
   // MARK: Scoring
@@ -171,7 +178,7 @@ extension DetectorTuner {
     }
     if best.detector != base {
       best.detector.notes["personal operating point"] =
-        String(format: "%.2f (base %.2f): commands %.0f%% -> %.0f%% right on the enrollment", best.detector.threshold, base.threshold, before.accuracy * 100, best.score.accuracy * 100)
+        String(printf: "%.2f (base %.2f): commands %.0f%% -> %.0f%% right on the enrollment", best.detector.threshold, base.threshold, before.accuracy * 100, best.score.accuracy * 100)
     }
     return (best.detector, before, best.score)
   }

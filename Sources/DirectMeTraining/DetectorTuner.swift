@@ -1,5 +1,10 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// Learns a detector from recordings: per-word minimum durations and a voicing gate that
 /// keep almost every real command, a logistic calibration of each command word's margin into

@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// The mixture weights of a PocketSphinx PTM model: for every feature stream, codeword and
 /// senone, the weight of that codeword's Gaussian in the senone.
@@ -27,7 +34,7 @@ public struct MixtureWeights: Sendable {
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
-      throw FormatError(file: path, problem: "cannot read the senone dump (\(error.localizedDescription))")
+      throw FormatError(file: path, problem: "cannot read the senone dump (\(reason(of: error)))")
     }
     var reader = ByteReader(data: data, file: path)
     // A title, a header, then "key value" strings until an empty one.

@@ -1,6 +1,14 @@
 import DirectMeAudio
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
+import Dispatch
 
 /// Adapts a PocketSphinx PTM acoustic model to labelled recordings with sphinxtrain's tools:
 /// features with `sphinx_fe`, statistics with `bw` (in parallel parts), then `map_adapt` and
@@ -96,7 +104,7 @@ public struct ModelAdapter: Sendable {
       }
       guard !samples.isEmpty else { throw ToolError("\(item.audio): no audio in the recording") }
       seconds += Double(samples.count) / 16_000
-      let id = String(format: "u%06d", index)
+      let id = String(printf: "u%06d", index)
       try add(samples, as: id, saying: item.words)
       if !noises.isEmpty {
         for copy in 0..<options.noisyCopies {
@@ -119,7 +127,7 @@ public struct ModelAdapter: Sendable {
     }
     guard seconds >= options.minimumSeconds else {
       throw ToolError(
-        "too little audio to adapt: \(String(format: "%.1f", seconds)) s in \(items.count) recordings (at least \(Int(options.minimumSeconds)) s needed)")
+        "too little audio to adapt: \(String(printf: "%.1f", seconds)) s in \(items.count) recordings (at least \(Int(options.minimumSeconds)) s needed)")
     }
     let method: AdaptationOptions.Method =
       options.method == .auto ? (seconds >= AdaptationOptions.minutesForMAP * 60 ? .map : .mllr) : options.method
@@ -128,9 +136,9 @@ public struct ModelAdapter: Sendable {
       let why =
         options.method == .mllr
         ? "MLLR was asked for"
-        : "\(String(format: "%.1f", seconds / 60)) min of audio is adapted by MLLR (MAP from \(Int(AdaptationOptions.minutesForMAP)) min)"
+        : "\(String(printf: "%.1f", seconds / 60)) min of audio is adapted by MLLR (MAP from \(Int(AdaptationOptions.minutesForMAP)) min)"
       throw ToolError(
-        "a prior weight (\(String(format: "%g", weight)) frames) is for MAP, and \(why): leave the weight out, or ask for MAP (--method map)")
+        "a prior weight (\(String(printf: "%g", weight)) frames) is for MAP, and \(why): leave the weight out, or ask for MAP (--method map)")
     }
 
     // 2. Features, control file and transcripts.
@@ -312,8 +320,8 @@ public struct ModelAdapter: Sendable {
 
   /// The noise recordings in a folder (audio files of any format), at 16 kHz.
   public static func loadNoises(_ folder: String) throws -> [[Int16]] {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+    var isFolder = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
       throw ToolError("\(folder): noise folder not found")
     }
     let files = AudioFileReader.expand([folder])
@@ -332,7 +340,7 @@ public struct ModelAdapter: Sendable {
 
 /// Counts finished units from several threads and reports each new count.
 final class Counter: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var done = 0
   private let total: Int
   private let report: @Sendable (Int, Int) -> Void
@@ -360,7 +368,7 @@ final class Counter: @unchecked Sendable {
 
 /// The first error of parallel work.
 final class FailureBox: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private(set) var first: Error?
   func record(_ error: Error) {
     lock.lock()

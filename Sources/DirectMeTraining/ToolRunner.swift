@@ -1,4 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// A program of sphinxtrain or sphinxbase that failed or is missing, in one line.
 public struct ToolError: Error, CustomStringConvertible, Sendable {
@@ -50,38 +57,34 @@ public struct ToolRunner: Sendable {
   /// to `onLine`. A failure names the program and quotes its last error line.
   public func run(_ program: String, _ arguments: [String], log: URL, onLine: (Substring) -> Void = { _ in }) throws {
     let path = try locate(program)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
-    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let logHandle = try FileHandle(forWritingTo: log)
-    defer { try? logHandle.close() }
-    try process.run()
-    var pending = Data()
-    var lastErrors: [String] = []
-    let reader = pipe.fileHandleForReading
-    while true {
-      let chunk = reader.availableData
-      if chunk.isEmpty { break }
-      logHandle.write(chunk)
-      pending.append(chunk)
-      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-        pending.removeSubrange(pending.startIndex...newline)
-        if line.hasPrefix("ERROR") || line.hasPrefix("FATAL") {
-          lastErrors.append(line)
-          if lastErrors.count > 3 { lastErrors.removeFirst() }
-        }
-        onLine(Substring(line))
-      }
+    let logFile: OutputFile
+    do {
+      logFile = try OutputFile(path: log.path, mode: .truncate)
+    } catch {
+      throw ToolError("\(log.path): cannot write \(program)'s log (\(error))")
     }
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      let reason = lastErrors.last.map { ": " + Self.clean($0) } ?? " (exit status \(process.terminationStatus))"
+    var pending: [UInt8] = []
+    var lastErrors: [String] = []
+    let status: Int32
+    do {
+      status = try runProgram(path, arguments: arguments) { chunk in
+        try logFile.write(chunk)
+        pending.append(contentsOf: chunk)
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = String(decoding: pending[..<newline], as: UTF8.self)
+          pending.removeSubrange(...newline)
+          if line.hasPrefix("ERROR") || line.hasPrefix("FATAL") {
+            lastErrors.append(line)
+            if lastErrors.count > 3 { lastErrors.removeFirst() }
+          }
+          onLine(Substring(line))
+        }
+      }
+    } catch let error as SystemError {
+      throw ToolError("\(program): \(error)")
+    }
+    guard status == 0 else {
+      let reason = lastErrors.last.map { ": " + Self.clean($0) } ?? " (exit status \(status))"
       throw ToolError("\(program) failed\(reason); its log is \(log.path)")
     }
   }
@@ -90,9 +93,9 @@ public struct ToolRunner: Sendable {
   static func clean(_ line: String) -> String {
     var text = Substring(line)
     for prefix in ["FATAL_ERROR: ", "FATAL: ", "ERROR: "] where text.hasPrefix(prefix) { text = text.dropFirst(prefix.count) }
-    if text.hasPrefix("\""), let range = text.range(of: ": "), text[..<range.lowerBound].contains(", line ") {
+    if text.hasPrefix("\""), let range = text.firstRange(of: ": "), text[..<range.lowerBound].contains(", line ") {
       text = text[range.upperBound...]
     }
-    return text.trimmingCharacters(in: .whitespaces)
+    return String(text.trimmed())
   }
 }

@@ -1,5 +1,12 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// The Speech Commands training set DirectMe's model is built from
 /// (`../shared/data/speech-commands-train`: `labels.tsv`, and `manifest.tsv` with each clip's
@@ -38,7 +45,7 @@ public enum TrainingSet {
       manifest = try String(contentsOf: manifestFile, encoding: .utf8)
       labelsText = try String(contentsOf: labelsFile, encoding: .utf8)
     } catch {
-      throw ToolError("\(folder.path): not the training set (needs manifest.tsv and labels.tsv: \(error.localizedDescription))")
+      throw ToolError("\(folder.path): not the training set (needs manifest.tsv and labels.tsv: \(reason(of: error)))")
     }
     let (labels, errors) = LabelsFormat.parse(labelsText)
     if let error = errors.first { throw ToolError("\(labelsFile.path): \(error)") }
@@ -49,9 +56,9 @@ public enum TrainingSet {
       guard fields.count >= 3 else { throw ToolError("\(manifestFile.path): line \(index + 1): expected path, word, speaker") }
       let path = fields[0]
       var speaker = fields[2]
-      if speaker.hasSuffix("_unknown") { speaker = (path as NSString).lastPathComponent }
+      if speaker.hasSuffix("_unknown") { speaker = lastPathComponent(path) }
       // "snowboy" is not in the dictionary; "snow boy" is how it is said.
-      let words = fields[1].split(separator: "_").joined(separator: " ").replacingOccurrences(of: "snowboy", with: "snow boy")
+      let words = fields[1].split(separator: "_").joined(separator: " ").replacing("snowboy", with: "snow boy")
       result.append(
         LabelledAudio(
           path: folder.appendingPathComponent(path).path, expected: expected[path] ?? [], transcript: words, speaker: speaker))

@@ -1,6 +1,14 @@
 import DirectMeAudio
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
+import Dispatch
 
 /// A labelled recording to decode for tuning, with the words said and the speaker.
 public struct LabelledAudio: Hashable, Sendable {
@@ -71,8 +79,8 @@ public enum LabelledAudioReader {
   /// A speaker id from a file name when the labels give none: Speech Commands names files
   /// `<speaker>_nohash_<n>.wav`; otherwise each file is its own speaker.
   public static func speaker(of path: String) -> String {
-    let name = (path as NSString).lastPathComponent
-    if let range = name.range(of: "_nohash_") { return String(name[..<range.lowerBound]) }
+    let name = lastPathComponent(path)
+    if let range = name.firstRange(of: "_nohash_") { return String(name[..<range.lowerBound]) }
     return name
   }
 }
@@ -140,7 +148,7 @@ public struct TuningDecoder: Sendable {
 
 /// Results of parallel work, by index.
 final class ResultBox: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var values: [[RecognitionResult]?]
   init(count: Int) { values = Array(repeating: nil, count: count) }
   func set(_ index: Int, _ value: [RecognitionResult]) {
@@ -216,7 +224,7 @@ extension NoiseMaterial {
       let (samples, decay) = Signal.reverberatedInSomeRoom(try AudioFileSource.readAll(path: recording.path), random: &random)
       copies.append(
         LabelledAudio(
-          path: recording.path + String(format: " in a room (RT60 %.2f s)", decay), expected: recording.expected,
+          path: recording.path + String(printf: " in a room (RT60 %.2f s)", decay), expected: recording.expected,
           transcript: recording.transcript, speaker: recording.speaker, samples: samples))
     }
     return copies

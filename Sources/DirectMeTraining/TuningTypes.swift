@@ -1,5 +1,10 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 /// One labelled recording as the pipeline heard it: the final result of each utterance, so
 /// that any detector can be tried on it without decoding again.

@@ -1,5 +1,12 @@
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
+
+import DirectMeSystem
 
 /// One stretch of audio the decoder took for a command word, as the word verifier hears it,
 /// and what was said there (an index into the verifier's classes).
@@ -146,7 +153,7 @@ public struct VerifierTrainer: Sendable {
     }
     network.parameters = best.parameters
     var written = notes
-    written["held-back accuracy"] = String(format: "%.3f of %d examples (epoch %d of %d)", best.accuracy, validation.count, best.epoch, epoch)
+    written["held-back accuracy"] = String(printf: "%.3f of %d examples (epoch %d of %d)", best.accuracy, validation.count, best.epoch, epoch)
     return WordVerifier(
       classes: classes, weight: weight, frontEnd: frontEnd, mean: mean, scale: scale, hidden: network.hiddenRows,
       hiddenBias: network.hiddenBias, output: network.outputRows, outputBias: network.outputBias, belowMargin: belowMargin,

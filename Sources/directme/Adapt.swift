@@ -3,7 +3,12 @@ import DirectMeApp
 import DirectMeCommandLine
 import DirectMeRecognizer
 import DirectMeTraining
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 struct Adapt: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -2,7 +2,12 @@ import ArgumentParser
 import DirectMeApp
 import DirectMeCommandLine
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 struct Personalize: ParsableCommand {
   static let configuration = CommandConfiguration(

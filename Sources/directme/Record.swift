@@ -3,7 +3,12 @@ import DirectMeApp
 import DirectMeAudio
 import DirectMeCommandLine
 import DirectMeCore
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 struct Record: ParsableCommand {
   static let configuration = CommandConfiguration(

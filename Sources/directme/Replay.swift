@@ -2,7 +2,12 @@ import ArgumentParser
 import DirectMeApp
 import DirectMeAudio
 import DirectMeCommandLine
-import Foundation
+#if canImport(Glibc)
+  import FoundationEssentials
+  import Glibc
+#else
+  import Foundation
+#endif
 
 struct Replay: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -625,6 +625,16 @@ struct ExecutableTests {
     #expect(bad.stderr.contains("--cents needs at least two different shifts"), "\(bad.stderr)")
   }
 
+  @Test("directme loads FoundationEssentials only, not Foundation and its ICU (7 MB of every run's memory)")
+  func leanLibraries() throws {
+    // The dynamic loader lists what the program would load, without running it (as ldd).
+    let run = try TestSupport.run([executable!.path], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
+    #expect(run.stdout.contains("libFoundationEssentials.so"), "\(run.stdout)")
+    #expect(!run.stdout.contains("libFoundation.so"), "\(run.stdout)")
+    #expect(!run.stdout.contains("libFoundationInternationalization.so"), "\(run.stdout)")
+    #expect(!run.stdout.contains("lib_FoundationICU.so"), "\(run.stdout)")
+  }
+
   @Test("bad options are refused before any work, with the reason")
   func badOptions() throws {
     let run = try TestSupport.run([executable!.path, "replay", "--alternates", "0", "x.wav"])
