@@ -65,19 +65,24 @@ public final class Condition: @unchecked Sendable {
   public func wait(seconds: Double) -> Bool {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
-    let whole = max(0, seconds).rounded(.down)
-    var deadline = timespec(tv_sec: now.tv_sec + Int(whole), tv_nsec: now.tv_nsec + Int((max(0, seconds) - whole) * 1e9))
+    let seconds = min(max(0, seconds), Self.longestWait)
+    let whole = seconds.rounded(.down)
+    var deadline = timespec(tv_sec: now.tv_sec + Int(whole), tv_nsec: now.tv_nsec + Int((seconds - whole) * 1e9))
     if deadline.tv_nsec >= 1_000_000_000 {
       deadline.tv_sec += 1
       deadline.tv_nsec -= 1_000_000_000
     }
     return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
   }
+
+  /// The longest a timed wait waits (a year): longer ones would overflow the deadline.
+  static let longestWait = 365 * 86_400.0
 }
 
 /// Sleeps the calling thread for `seconds` (nothing when not positive).
 public func sleep(seconds: Double) {
   guard seconds > 0 else { return }
+  let seconds = min(seconds, Condition.longestWait)
   let whole = seconds.rounded(.down)
   var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
   var remaining = timespec()

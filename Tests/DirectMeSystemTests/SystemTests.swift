@@ -85,6 +85,7 @@ struct SystemTests {
     let started = Date()
     #expect(condition.wait(seconds: 0.05) == false)
     #expect(Date().timeIntervalSince(started) >= 0.04)
+    #expect(condition.wait(seconds: -1) == false, "a deadline already past")
     condition.unlock()
     let flag = LockedFlag()
     startThread {
