@@ -721,6 +721,35 @@ struct FinalPassTests {
     #expect(!PocketSphinxRecognizer.isLongAmidVoices(energies: level(noise), periods: &periods, of: noise))
   }
 
+  @Test("amid voices, a lone command word the reading put on the voices is read where the utterance is loudest")
+  func loudestIsland() throws {
+    // 1.5 s of a voice-like 200 Hz tone (the voices around); 0.9-1.1 s of it 12 dB louder
+    // (the one speaking to DirectMe).
+    var random = Signal.Random(seed: 5)
+    let tone = { (index: Int, amplitude: Double) in
+      Int16(amplitude * sin(2 * Double.pi * 200 * Double(index) / 16_000) + Double.random(in: -50...50, using: &random))
+    }
+    let speech = (0..<24_000).map { tone($0, $0 >= 14_400 && $0 < 17_600 ? 4_000 : 1_000) }
+    let level = { (samples: [Int16]) in Signal.frameEnergies(samples, floor: 1e-2, wholeFrames: true) }
+    var periods: [Int]?
+    // The reading put the word on the voices at 0.2-0.4 s: read at the loud sound instead.
+    let island = try #require(
+      PocketSphinxRecognizer.loudestIsland(beside: 0.2...0.4, energies: level(speech), periods: &periods, of: speech))
+    #expect(island.lowerBound > 0.7 && island.lowerBound < 0.9 && island.upperBound > 1.1 && island.upperBound < 1.3, "\(island)")
+    // Placed on the loud sound already: nothing to look for.
+    #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.9...1.1, energies: level(speech), periods: &periods, of: speech) == nil)
+    // Under a second: the gate's short-bed rule does not refuse it, and nothing moves it.
+    periods = nil
+    let short = Array(speech.suffix(14_000))
+    #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.1...0.2, energies: level(short), periods: &periods, of: short) == nil)
+    // Over a quiet, unvoiced background (a room's noise, not voices): left where it is.
+    periods = nil
+    let noise = (0..<24_000).map { index in
+      index >= 14_400 && index < 17_600 ? tone(index, 4_000) : Int16.random(in: -1_700...1_700, using: &random)
+    }
+    #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.2...0.4, energies: level(noise), periods: &periods, of: noise) == nil)
+  }
+
   @Test("two syllables dip between them even when the decoder draws their boundary a few frames off the valley")
   func syllableDip() {
     // "down down" as flite's slt says it: the first vowel loudest at the end of the first
