@@ -296,7 +296,7 @@ public struct Interpreter: Sendable {
               confidence: confidence))
           continue
         }
-        if segment.margin != nil, confidence >= settings.companionThreshold {
+        if segment.margin != nil, confidence >= settings.companionThreshold, segment.readElsewhere != true {
           companions.append(
             Instruction(
               direction: direction, heard: segment.word, start: segment.start, end: segment.end, confidence: confidence))

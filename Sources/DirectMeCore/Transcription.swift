@@ -47,6 +47,11 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// (`RecognizerConfiguration.secondOpinion`): the command word that model hears in the
   /// same stretch of audio, and its margin there.
   public var secondOpinion: SecondOpinion?
+  /// For a command word of the commands reading: read where its utterance is loudest, not
+  /// where the reading placed it, amid other voices (the recognizer's `loudestIsland`): taken
+  /// on its own confidence only, never as a companion of another command (a weak reading of
+  /// the louder sound beside a command found elsewhere in the same second of voices).
+  public var readElsewhere: Bool?
 
   /// A second acoustic model's reading of a command word's stretch (see `Detector.SecondOpinion`).
   public struct SecondOpinion: Hashable, Sendable, Codable {

@@ -489,6 +489,7 @@ extension PocketSphinxRecognizer {
         let offset = Double(stretch.lowerBound) / Double(Self.sampleRate)
         marked.segments[keep].start = offset + segment.start
         marked.segments[keep].end = offset + segment.end
+        marked.segments[keep].readElsewhere = true
         otherTime = marked.segments[keep].start...marked.segments[keep].end
         repointedTimes[position] = otherTime
       }
@@ -963,12 +964,15 @@ extension PocketSphinxRecognizer {
   /// around that frame (`loudIsland`). The one speaking to DirectMe speaks over the others,
   /// and the commands reading, one word against the voices of a whole second, had taken a
   /// vowel of theirs. nil when the word is not to be read elsewhere. Measured 2026-12-02
-  /// (`directme-bench accuracy`, 14,716 items): 19 gained, 7 lost (sign test p = 0.03) —
-  /// commands in babble at 5 / 10 / 20 dB 56.5 / 66.3 / 84.8% -> 59.5 / 66.1 / 85.1% right
+  /// (`directme-bench accuracy`, 14,716 items): 19 gained, 6 lost (sign test p = 0.015) —
+  /// commands in babble at 5 / 10 / 20 dB 56.5 / 66.3 / 84.8% -> 59.5 / 66.3 / 85.1% right
   /// (an "up" read as "left" on the louder word, or too unsure there, 5 times), real sounds
   /// moving the ninja 12.1 -> 11.9%, real voices' other words 6.1 -> 6.2% (one more), a
   /// command over music heard with an "up" more; people's clean and reverberant speech,
-  /// sequences and the dev set item for item the same (their utterances fall quiet).
+  /// sequences and the dev set item for item the same (their utterances fall quiet). The word
+  /// read there is taken on its own confidence only (`WordSegment.readElsewhere`): as a
+  /// companion of an "up" found elsewhere in the same second, one weak reading (0.47) had made
+  /// an "up" into "up up".
   static func loudestIsland(
     beside word: ClosedRange<Double>, energies: [Double], periods: inout [Int]?, of heard: [Int16]
   ) -> ClosedRange<Double>? {

@@ -387,6 +387,16 @@ struct CompanionTests {
     #expect(interpreter(companion: 0.4).interpret(sequence([10, -6, 8])).directions == [.left, .down])
   }
 
+  @Test("a word read elsewhere than the reading placed it (amid voices) is taken on its own confidence, not as a companion")
+  func readElsewhere() {
+    var result = sequence([10, -2, 8])
+    result.transcriptions[0].segments[1].readElsewhere = true
+    #expect(interpreter(companion: 0.4).interpret(result).directions == [.left, .down])
+    // Sure on its own: taken.
+    result.transcriptions[0].segments[1].margin = 6
+    #expect(interpreter(companion: 0.4).interpret(result).directions == [.left, .up, .down])
+  }
+
   @Test("a less sure command running into a sure one, with no pause between them, is refused")
   func noPause() {
     // A "right" clip whose onset also read "up" at 0.5: the two words touch.
