@@ -56,7 +56,7 @@ let package = Package(
     .target(name: "CSphinxLists", cSettings: [.unsafeFlags(["-O2", "-gdwarf-4"])]),
 
     // The few system services the others need, over the C library (pthreads, posix_spawn,
-    // files, printf's number formatting): what Foundation's Process, FileHandle, NSLock and
+    // files, printf's number formatting): what Foundation's Process, FileHandle, NSCondition and
     // String(format:) gave, without loading Foundation and its ICU (7 MB of a replay's
     // resident memory; the targets import FoundationEssentials only).
     .target(name: "DirectMeSystem"),

@@ -7,18 +7,19 @@ import Dispatch
 #endif
 
 import DirectMeSystem
+import Synchronization
 
 /// A value shared between threads behind a lock.
 public final class Locked<Value>: @unchecked Sendable {
-  private let lock = Lock()
+  private let lock = Mutex(())
   private var stored: Value
   public init(_ value: Value) { stored = value }
   public var value: Value {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    get { lock.withLock { _ in stored } }
+    set { lock.withLock { _ in stored = newValue } }
   }
   /// Changes the value under the lock.
-  public func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+  public func update(_ body: (inout Value) -> Void) { lock.withLock { _ in body(&stored) } }
 }
 
 /// Carries a value that is handed to exactly one other thread.

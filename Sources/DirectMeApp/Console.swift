@@ -6,6 +6,7 @@
 #endif
 
 import DirectMeSystem
+import Synchronization
 
 /// Prints one line on stderr.
 public func warn(_ message: String) {
@@ -90,39 +91,39 @@ public final class ProgressBar {
 
 /// A progress bar updated from several threads.
 public final class ConcurrentProgress: @unchecked Sendable {
-  private let lock = Lock()
+  private let lock = Mutex(())
   private let bar: ProgressBar
   public init(total: Int, label: String) { bar = ProgressBar(total: total, label: label) }
-  public func update(_ done: Int) { lock.withLock { bar.update(done) } }
-  public func finish() { lock.withLock { bar.finish() } }
+  public func update(_ done: Int) { lock.withLock { _ in bar.update(done) } }
+  public func finish() { lock.withLock { _ in bar.finish() } }
 }
 
 /// A progress bar with a stage name ("reading recordings", "collecting statistics"), safe to
 /// update from several threads; a finished stage leaves a "done" line.
 public final class StageProgress: @unchecked Sendable {
-  private let lock = Lock()
+  private let lock = Mutex(())
   private var bars: [String: ProgressBar] = [:]
   private var current: String?
 
   public init() {}
 
   public func update(_ stage: String, _ done: Int, _ total: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    if current != stage {
-      current.flatMap { bars[$0] }?.finish()
-      if current != nil { warn("  \(current!): done") }
-      current = stage
-      bars[stage] = ProgressBar(total: total, label: stage)
+    lock.withLock { _ in
+      if current != stage {
+        current.flatMap { bars[$0] }?.finish()
+        if current != nil { warn("  \(current!): done") }
+        current = stage
+        bars[stage] = ProgressBar(total: total, label: stage)
+      }
+      bars[stage]?.update(done)
     }
-    bars[stage]?.update(done)
   }
 
   public func finish() {
-    lock.lock()
-    defer { lock.unlock() }
-    current.flatMap { bars[$0] }?.finish()
-    if let current { warn("  \(current): done") }
-    current = nil
+    lock.withLock { _ in
+      current.flatMap { bars[$0] }?.finish()
+      if let current { warn("  \(current): done") }
+      current = nil
+    }
   }
 }

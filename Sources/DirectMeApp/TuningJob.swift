@@ -91,7 +91,7 @@ public struct TuningJob {
       tuning,
       notes: [
         "tuned": date, "model": configuration.acousticModel,
-        "grammar": lastPathComponent(configuration.grammar),
+        "grammar": URL(fileURLWithPath: configuration.grammar).lastPathComponent,
         "recordings": "\(tuning.count) tuning, \(checking.count) checking (split by speaker, share \(checkShare))",
         "labels": labels.joined(separator: " "),
       ])

@@ -62,8 +62,6 @@ public final class SessionRecorder {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
   }
 
-  deinit { log.close() }
-
   /// A new stream begins (the next file of a replay): stream time starts again at 0.
   public func beginStream() {
     recent.removeAll()

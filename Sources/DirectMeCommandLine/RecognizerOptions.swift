@@ -125,7 +125,7 @@ public struct RecognizerOptions: ParsableArguments {
 
   /// The settings in one line, for reports.
   public var summary: String {
-    "model \(modelFolder), grammar \(lastPathComponent(grammar ?? Resources.defaultGrammar)), detector \(detectorFile ?? "untrained")"
+    "model \(modelFolder), grammar \(URL(fileURLWithPath: grammar ?? Resources.defaultGrammar).lastPathComponent), detector \(detectorFile ?? "untrained")"
       + (threshold.map { ", threshold \($0)" } ?? "")
   }
 

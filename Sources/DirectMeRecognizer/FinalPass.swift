@@ -314,9 +314,11 @@ extension PocketSphinxRecognizer {
     // its stretch does not hold (below `RecognizerConfiguration.partingMargins`): their sounds are
     // checked one by one.
     var spanning: [Int] = []
+    // Whether the time from `start` to `end` shares some with `sound` (touching is not sharing).
+    let share = { (start: Double, end: Double, sound: ClosedRange<Double>) in start < sound.upperBound && end > sound.lowerBound }
     // Whether the commands reading's words of `slot` share time with `sound`.
     let overlaps = { (slot: [Int], sound: ClosedRange<Double>) in
-      commands.segments[slot.first!].start < sound.upperBound && commands.segments[slot.last!].end > sound.lowerBound
+      share(commands.segments[slot.first!].start, commands.segments[slot.last!].end, sound)
     }
     let shortIslands = Self.islands(energies, quiet: quiet, pauseFrames: Self.spanningPauseFrames)
     var spanned: [ClosedRange<Double>] = []
@@ -524,8 +526,7 @@ extension PocketSphinxRecognizer {
     for (unheard, parted) in candidates {
       let heardHere = slots.indices.contains {
         (!parted || !spanning.contains($0))
-          && (overlaps(slots[$0], unheard)
-            || repointedTimes[$0].map { $0.lowerBound < unheard.upperBound && $0.upperBound > unheard.lowerBound } == true)
+          && (overlaps(slots[$0], unheard) || repointedTimes[$0].map { share($0.lowerBound, $0.upperBound, unheard) } == true)
       }
       guard !heardHere, unheard.upperBound - unheard.lowerBound >= Self.islandDuration else { continue }
       let stretch = sampleRange(from: unheard.lowerBound - 0.05, to: unheard.upperBound + 0.05)
@@ -977,14 +978,14 @@ extension PocketSphinxRecognizer {
     beside word: ClosedRange<Double>, energies: [Double], periods: inout [Int]?, of heard: [Int16]
   ) -> ClosedRange<Double>? {
     let seconds = Double(energies.count) / 100
+    let frames = Self.frames(of: word, from: 0, count: energies.count)
+    // The pitch tracking last: only where the rest holds.
     guard seconds >= Detector.Gate.shortBed.seconds, seconds < islandUtterance,
+      let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies),
+      standout < Detector.Gate.shortBed.minimumStandout,
+      let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), !frames.contains(loudest),
       SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange,
       SignalEvidence.backgroundVoicing(periods: pitchPeriods(&periods, of: heard), energies: energies) >= amidVoicesVoicing
-    else { return nil }
-    let frames = Self.frames(of: word, from: 0, count: energies.count)
-    guard let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies),
-      standout < Detector.Gate.shortBed.minimumStandout,
-      let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), !frames.contains(loudest)
     else { return nil }
     return loudIsland(around: (Double(loudest) / 100)...(Double(loudest + 1) / 100), energies: energies)
   }

@@ -4,30 +4,9 @@
   import Darwin
 #endif
 
-/// A mutual-exclusion lock (a pthread mutex), as Foundation's `NSLock`.
-public final class Lock: @unchecked Sendable {
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-  public init() { precondition(pthread_mutex_init(mutex, nil) == 0, "pthread_mutex_init failed") }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
-
-  public func lock() { pthread_mutex_lock(mutex) }
-  public func unlock() { pthread_mutex_unlock(mutex) }
-
-  /// `body`'s result, run holding the lock.
-  public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    lock()
-    defer { unlock() }
-    return try body()
-  }
-}
-
 /// A lock with a condition to wait on (a pthread mutex and condition variable), as
 /// Foundation's `NSCondition`: `wait` is called holding the lock, which it gives up while waiting.
+/// (A plain lock is the standard library's `Synchronization.Mutex`.)
 public final class Condition: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -16,9 +16,3 @@ extension StringProtocol {
     count >= length ? String(prefix(length)) : String(self) + String(repeating: " ", count: length - count)
   }
 }
-
-/// The last part of a path ("b" for "/a/b" and "a/b/"), as Foundation's `lastPathComponent`.
-public func lastPathComponent(_ path: String) -> String {
-  guard let last = path.split(separator: "/").last else { return path.hasPrefix("/") ? "/" : path }
-  return String(last)
-}

@@ -8,6 +8,7 @@ import DirectMeCore
 #endif
 
 import DirectMeSystem
+import Synchronization
 import Dispatch
 
 /// Adapts a PocketSphinx PTM acoustic model to labelled recordings with sphinxtrain's tools:
@@ -339,9 +340,8 @@ public struct ModelAdapter: Sendable {
 }
 
 /// Counts finished units from several threads and reports each new count.
-final class Counter: @unchecked Sendable {
-  private let lock = Lock()
-  private var done = 0
+final class Counter: Sendable {
+  private let done = Mutex(0)
   private let total: Int
   private let report: @Sendable (Int, Int) -> Void
 
@@ -351,28 +351,27 @@ final class Counter: @unchecked Sendable {
   }
 
   func add(_ count: Int) {
-    lock.lock()
-    done = min(total, done + count)
-    let now = done
-    report(now, total)
-    lock.unlock()
+    done.withLock { done in
+      done = min(total, done + count)
+      report(done, total)
+    }
   }
 
   func finish() {
-    lock.lock()
-    done = total
-    report(total, total)
-    lock.unlock()
+    done.withLock { done in
+      done = total
+      report(total, total)
+    }
   }
 }
 
 /// The first error of parallel work.
-final class FailureBox: @unchecked Sendable {
-  private let lock = Lock()
-  private(set) var first: Error?
+final class FailureBox: Sendable {
+  private let stored = Mutex<Error?>(nil)
+  var first: Error? { stored.withLock { $0 } }
   func record(_ error: Error) {
-    lock.lock()
-    if first == nil { first = error }
-    lock.unlock()
+    stored.withLock { first in
+      if first == nil { first = error }
+    }
   }
 }

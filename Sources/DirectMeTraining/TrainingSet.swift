@@ -56,7 +56,7 @@ public enum TrainingSet {
       guard fields.count >= 3 else { throw ToolError("\(manifestFile.path): line \(index + 1): expected path, word, speaker") }
       let path = fields[0]
       var speaker = fields[2]
-      if speaker.hasSuffix("_unknown") { speaker = lastPathComponent(path) }
+      if speaker.hasSuffix("_unknown") { speaker = URL(fileURLWithPath: path).lastPathComponent }
       // "snowboy" is not in the dictionary; "snow boy" is how it is said.
       let words = fields[1].split(separator: "_").joined(separator: " ").replacing("snowboy", with: "snow boy")
       result.append(

@@ -8,6 +8,7 @@ import DirectMeCore
 #endif
 
 import DirectMeSystem
+import Synchronization
 import Dispatch
 
 /// A labelled recording to decode for tuning, with the words said and the speaker.
@@ -79,7 +80,7 @@ public enum LabelledAudioReader {
   /// A speaker id from a file name when the labels give none: Speech Commands names files
   /// `<speaker>_nohash_<n>.wav`; otherwise each file is its own speaker.
   public static func speaker(of path: String) -> String {
-    let name = lastPathComponent(path)
+    let name = URL(fileURLWithPath: path).lastPathComponent
     if let range = name.firstRange(of: "_nohash_") { return String(name[..<range.lowerBound]) }
     return name
   }
@@ -147,20 +148,11 @@ public struct TuningDecoder: Sendable {
 }
 
 /// Results of parallel work, by index.
-final class ResultBox: @unchecked Sendable {
-  private let lock = Lock()
-  private var values: [[RecognitionResult]?]
-  init(count: Int) { values = Array(repeating: nil, count: count) }
-  func set(_ index: Int, _ value: [RecognitionResult]) {
-    lock.lock()
-    values[index] = value
-    lock.unlock()
-  }
-  func get(_ index: Int) -> [RecognitionResult]? {
-    lock.lock()
-    defer { lock.unlock() }
-    return values[index]
-  }
+final class ResultBox: Sendable {
+  private let values: Mutex<[[RecognitionResult]?]>
+  init(count: Int) { values = Mutex(Array(repeating: nil, count: count)) }
+  func set(_ index: Int, _ value: [RecognitionResult]) { values.withLock { $0[index] = value } }
+  func get(_ index: Int) -> [RecognitionResult]? { values.withLock { $0[index] } }
 }
 
 /// Noisy material for tuning: noise-only stretches (which must move nothing) and noisy
