@@ -19,7 +19,8 @@ out="${1:-build/held-out-babble}"
 directme="${2:-.build/release/directme}"
 bench=".build/release/directme-bench"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-[ -x "$directme" ] && [ -x "$bench" ] || { echo "held-out-babble: build first: swift build -c release" >&2; exit 1; }
+[ -x "$bench" ] || { echo "held-out-babble: $bench: not built (swift build -c release)" >&2; exit 1; }
+[ -x "$directme" ] || { echo "held-out-babble: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
 [ -f "$train/labels.tsv" ] || { echo "held-out-babble: $train: no training set (labels.tsv) there" >&2; exit 1; }
 python3 -c 'import numpy' 2>/dev/null || { echo "held-out-babble: needs numpy (pip install numpy)" >&2; exit 1; }
 mkdir -p "$out"
