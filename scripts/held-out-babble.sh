@@ -36,12 +36,6 @@ import numpy as np
 
 out = sys.argv[1]
 
-def fnv(text):  # StableHash.of: FNV-1a, 64 bits
-    h = 14695981039346656037
-    for byte in text.encode():
-        h = ((h ^ byte) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
-    return h
-
 def read(path):
     with wave.open(path) as w:
         return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
@@ -51,9 +45,13 @@ def write(path, x):
         w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000)
         w.writeframes(np.clip(np.round(x), -32768, 32767).astype(np.int16).tobytes())
 
-rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(out, "split", "tuning.tsv"))]
-# The speakers `directme tune --check-share 0.4` keeps for tuning (DetectorTuner.isChecking).
-rows = [r for r in rows if (fnv(r[3]) % 10000) / 10000 >= 0.4]
+def labels(name):
+    return [line.rstrip("\n").split("\t") for line in open(os.path.join(out, "split", name))]
+
+# The speakers `directme tune --check-share 0.4` keeps for tuning: the tuning part less the
+# checking speakers training-labels writes apart.
+checking = {r[0] for r in labels("checking.tsv")}
+rows = [r for r in labels("tuning.tsv") if r[0] not in checking]
 babble = [read(os.path.join(out, "noise", "babble-%d.wav" % i)) for i in (1, 2)]
 rng = random.Random(5)
 for snr in (10, 5):

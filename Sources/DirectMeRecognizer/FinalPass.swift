@@ -982,11 +982,9 @@ extension PocketSphinxRecognizer {
   /// quieter half 31-99% voiced), and the loudest note is read as the command. Where this
   /// reading was asked, the loudest frame stood 4.2 / 6.1 / 10.1 dB over the utterance's
   /// median (10th / 50th / 90th percentile) in that music (23 utterances), 5.0 / 10.4 / 15.1
-  /// in the bench's noise conditions (209): a bound there is the next thing to try, made on
-  /// the bench's music conditions and checked on the held-out music. Bounded so
-  /// (`islandLoudest`, 7 dB; the value chosen between those two medians, after the held-out
-  /// music's had been seen): the bench's noise, games and non-speech parts (6,640 items) item
-  /// for item the same; the held-out music 30.8 -> 28.2% (the one stretch of the two whose
+  /// in the bench's noise conditions (209). Bounded there (`islandLoudest`, 7 dB; the value
+  /// chosen between those two medians, after the held-out music's had been seen): the
+  /// bench's noise, games and non-speech parts (6,640 items) item for item the same; the held-out music 30.8 -> 28.2% (the one stretch of the two whose
   /// loudest note stood under 7 dB), held-out babble at 5 dB 15.0 -> 14.9% of other words
   /// moving the ninja, its commands the same.
   static func loudestIsland(
@@ -995,11 +993,11 @@ extension PocketSphinxRecognizer {
     let seconds = Double(energies.count) / 100
     let frames = Self.frames(of: word, from: 0, count: energies.count)
     // The pitch tracking last: only where the rest holds.
-    guard seconds >= Detector.Gate.shortBed.seconds, seconds < islandUtterance,
-      let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies),
+    guard seconds >= Detector.Gate.shortBed.seconds, seconds < islandUtterance, let median = SignalEvidence.medianLevel(energies),
+      let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies, median: median),
       standout < Detector.Gate.shortBed.minimumStandout,
       let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), !frames.contains(loudest),
-      let median = SignalEvidence.medianLevel(energies), energies[loudest] - median >= islandLoudest,
+      energies[loudest] - median >= islandLoudest,
       SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange,
       SignalEvidence.backgroundVoicing(periods: pitchPeriods(&periods, of: heard), energies: energies) >= amidVoicesVoicing
     else { return nil }
