@@ -30,53 +30,7 @@ if [ ! -f "$out/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
   "$bench" noises --out "$out/noise" --seconds 60 --variants 1 --seed 99 \
     --babble-from "$out/split/adaptation.tsv" --babble-variants 2 >/dev/null
-  python3 - "$out" <<'EOF'
-import os, random, sys, wave
-import numpy as np
-
-out = sys.argv[1]
-
-def read(path):
-    with wave.open(path) as w:
-        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
-
-def write(path, x):
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1); w.setsampwidth(2); w.setframerate(16000)
-        w.writeframes(np.clip(np.round(x), -32768, 32767).astype(np.int16).tobytes())
-
-def labels(name):
-    return [line.rstrip("\n").split("\t") for line in open(os.path.join(out, "split", name))]
-
-# The speakers `directme tune --check-share 0.4` keeps for tuning: the tuning part less the
-# checking speakers training-labels writes apart.
-checking = {r[0] for r in labels("checking.tsv")}
-rows = [r for r in labels("tuning.tsv") if r[0] not in checking]
-babble = [read(os.path.join(out, "noise", "babble-%d.wav" % i)) for i in (1, 2)]
-rng = random.Random(5)
-for snr in (10, 5):
-    folder = os.path.join(out, str(snr))
-    os.makedirs(folder, exist_ok=True)
-    lines = []
-    for index, row in enumerate(rows):
-        x = read(row[0])
-        frames = x[: len(x) // 160 * 160].reshape(-1, 160)
-        power = (frames ** 2).mean(axis=1) + 1e-9
-        speech = power[power >= power.max() / 100].mean()
-        noise = babble[rng.randrange(2)]
-        start = rng.randrange(len(noise) - len(x))
-        piece = noise[start : start + len(x)]
-        y = x + piece * np.sqrt(speech / ((piece ** 2).mean() + 1e-9) / 10 ** (snr / 10))
-        peak = np.abs(y).max()
-        if peak > 32767:
-            y *= 32767 / peak
-        path = os.path.join(folder, "%04d.wav" % index)
-        write(path, y)
-        lines.append("%s\t%s\n" % (path, row[1]))
-    with open(os.path.join(out, "labels-%d.tsv.part" % snr), "w") as f:
-        f.writelines(lines)
-    os.replace(os.path.join(out, "labels-%d.tsv.part" % snr), os.path.join(out, "labels-%d.tsv" % snr))
-EOF
+  python3 scripts/held-out-mix.py "$out" 5 "$out/noise/babble-1.wav" "$out/noise/babble-2.wav"
 fi
 
 for snr in 10 5; do

@@ -1,0 +1,78 @@
+"""Mixes the training set's tuning-only speakers with a background, for the held-out checks.
+
+    python3 scripts/held-out-mix.py OUT SEED NOISE.wav...
+
+OUT holds `split/` (from `directme-bench training-labels`): the speakers `directme tune
+--check-share 0.4` keeps for tuning, its tuning part less its checking speakers (in neither
+the benchmark nor any rule's making). Each of their recordings is mixed with a stretch of one
+of the NOISE files (16 kHz mono 16-bit WAV; chosen and placed by SEED; a file shorter than
+the recording is repeated) at 10 and 5 dB under its speech part (the mean power of its frames
+within 20 dB of its loudest, as the benchmark mixes), into OUT/10 and OUT/5 with
+OUT/labels-10.tsv and OUT/labels-5.tsv (and OUT/mixes-10.tsv, OUT/mixes-5.tsv: each mixed file,
+its recording, its noise file and where in it the stretch starts, in seconds). An analysis script's: needs numpy, not the product.
+"""
+import os, random, sys, wave
+
+import numpy as np
+
+
+def read(path):
+    with wave.open(path) as w:
+        if w.getframerate() != 16000 or w.getnchannels() != 1 or w.getsampwidth() != 2:
+            sys.exit("held-out-mix: %s: not 16 kHz mono 16-bit WAV" % path)
+        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).astype(np.float64)
+
+
+def write(path, x):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(np.clip(np.round(x), -32768, 32767).astype(np.int16).tobytes())
+
+
+def labels(out, name):
+    return [line.rstrip("\n").split("\t") for line in open(os.path.join(out, "split", name))]
+
+
+def main():
+    out, seed, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    if not paths:
+        sys.exit("held-out-mix: no noise files given")
+    checking = {r[0] for r in labels(out, "checking.tsv")}
+    rows = [r for r in labels(out, "tuning.tsv") if r[0] not in checking]
+    noises = [read(p) for p in paths]
+    rng = random.Random(seed)
+    for snr in (10, 5):
+        folder = os.path.join(out, str(snr))
+        os.makedirs(folder, exist_ok=True)
+        lines = []
+        mixes = []
+        for index, row in enumerate(rows):
+            x = read(row[0])
+            frames = x[: len(x) // 160 * 160].reshape(-1, 160)
+            power = (frames ** 2).mean(axis=1) + 1e-9
+            speech = power[power >= power.max() / 100].mean()
+            which = rng.randrange(len(noises))
+            noise = noises[which]
+            if len(noise) <= len(x):
+                noise = np.tile(noise, len(x) // len(noise) + 2)
+            start = rng.randrange(len(noise) - len(x))
+            piece = noise[start : start + len(x)]
+            y = x + piece * np.sqrt(speech / ((piece ** 2).mean() + 1e-9) / 10 ** (snr / 10))
+            peak = np.abs(y).max()
+            if peak > 32767:
+                y *= 32767 / peak
+            path = os.path.join(folder, "%04d.wav" % index)
+            write(path, y)
+            lines.append("%s\t%s\n" % (path, row[1]))
+            mixes.append("%s\t%s\t%s\t%.3f\n" % (path, row[0], paths[which], start / 16000))
+        with open(os.path.join(out, "mixes-%d.tsv" % snr), "w") as f:
+            f.writelines(mixes)
+        part = os.path.join(out, "labels-%d.tsv.part" % snr)
+        with open(part, "w") as f:
+            f.writelines(lines)
+        os.replace(part, os.path.join(out, "labels-%d.tsv" % snr))
+
+
+main()

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Held-out real noise: how the benchmark's room-noise figures carry over to real recordings of
+# busy places that no rule was made on.
+#
+#   scripts/held-out-noise.sh [OUT] [DIRECTME]   (OUT: build/held-out-noise; DIRECTME: .build/release/directme)
+#
+# The training set's tuning-only speakers (the same 1,694 recordings as `held-out-babble.sh`: 689
+# commands and 1,005 other words of speakers in neither the benchmark nor any rule's making), each
+# mixed with a stretch of one of LinCity-NG's ambience recordings (Debian's lincity-ng-data,
+# downloaded without installing it: 130 recordings of 2-5 s at 11 kHz of water, traffic, trains,
+# farms, mines, industry, crowds, schools, markets; its clicks and window sounds left out) at 10 and
+# 5 dB under its speech part, as the benchmark mixes its synthetic tap, bike and kitchen, scored by
+# `directme score`: commands right, and other words moving the ninja. Give DIRECTME to score another
+# build on the same files. Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train),
+# `directme-bench` built, sox, python3 with numpy (an analysis script's, not the product's) and
+# network access to the Debian mirror.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/held-out-noise}"
+directme="${2:-.build/release/directme}"
+bench=".build/release/directme-bench"
+train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
+[ -x "$bench" ] || { echo "held-out-noise: $bench: not built (swift build -c release)" >&2; exit 1; }
+[ -x "$directme" ] || { echo "held-out-noise: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
+[ -f "$train/labels.tsv" ] || { echo "held-out-noise: $train: no training set (labels.tsv) there" >&2; exit 1; }
+command -v sox >/dev/null || { echo "held-out-noise: needs sox (scripts/setup.sh installs it)" >&2; exit 1; }
+python3 -c 'import numpy' 2>/dev/null || { echo "held-out-noise: needs numpy (pip install numpy)" >&2; exit 1; }
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+
+if [ ! -f "$out/labels-5.tsv" ]; then
+  if [ ! -d "$out/lincity-ng-data" ]; then
+    echo "held-out-noise: downloading lincity-ng-data" >&2
+    (cd "$out" && apt-get download lincity-ng-data >/dev/null 2>&1) || { echo "held-out-noise: cannot download lincity-ng-data" >&2; exit 1; }
+    dpkg-deb -x "$out"/lincity-ng-data_*.deb "$out/lincity-ng-data.part"
+    rm -f "$out"/lincity-ng-data_*.deb
+    mv "$out/lincity-ng-data.part" "$out/lincity-ng-data"
+  fi
+  mkdir -p "$out/noise"
+  find "$out/lincity-ng-data/usr/share/games/lincity-ng/sounds" -name '*.wav' | sort | while IFS= read -r sound; do
+    case "$(basename "$sound")" in Click* | Window*) continue ;; esac
+    seconds=$(soxi -D "$sound")
+    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 2 else 1)' "$seconds" || continue
+    sox "$sound" -r 16000 -c 1 -b 16 "$out/noise/$(basename "$sound")" remix -
+  done
+  "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
+  python3 scripts/held-out-mix.py "$out" 3 "$out"/noise/*.wav
+fi
+
+for snr in 10 5; do
+  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+up = d["single_commands"]["up"]
+right = sum(v["right"] for v in d["single_commands"].values())
+items = sum(v["items"] for v in d["single_commands"].values())
+print("real ambience at %s dB: commands right %.1f%% (up %d/%d), other words moving the ninja %.1f%% (%d recordings)" % (
+    sys.argv[1], 100 * right / items, up["right"], up["items"], 100 * d["false_alarm_rate"], d["recordings"]))' "$snr"
+done
