@@ -10,7 +10,8 @@
 # downloaded without installing it: 130 recordings of 2-5 s at 11 kHz of water, traffic, trains,
 # farms, mines, industry, crowds, schools, markets; its clicks and window sounds left out) at 10 and
 # 5 dB under its speech part, as the benchmark mixes its synthetic tap, bike and kitchen, scored by
-# `directme score`: commands right, and other words moving the ninja. Give DIRECTME to score another
+# `directme score`: commands right, and other words moving the ninja; and the recordings alone (peak at
+# -35 and -20 dBFS), which should move nothing. Give DIRECTME to score another
 # build on the same files. Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train),
 # `directme-bench` built, sox, python3 with numpy (an analysis script's, not the product's) and
 # network access to the Debian mirror.
@@ -46,6 +47,17 @@ if [ ! -f "$out/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
   python3 scripts/held-out-mix.py "$out" 3 "$out"/noise/*.wav
 fi
+if [ ! -f "$out/alone/labels.tsv" ]; then
+  mkdir -p "$out/alone"
+  for sound in "$out"/noise/*.wav; do
+    name=$(basename "$sound" .wav)
+    for peak in -35 -20; do
+      sox -V1 "$sound" "$out/alone/${name}_$peak.wav" norm "$peak"
+      printf '%s\t\n' "${name}_$peak.wav" >> "$out/alone/labels.tsv.part"
+    done
+  done
+  mv "$out/alone/labels.tsv.part" "$out/alone/labels.tsv"
+fi
 
 for snr in 10 5; do
   "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 -c '
@@ -57,3 +69,7 @@ items = sum(v["items"] for v in d["single_commands"].values())
 print("real ambience at %s dB: commands right %.1f%% (up %d/%d), other words moving the ninja %.1f%% (%d recordings)" % (
     sys.argv[1], 100 * right / items, up["right"], up["items"], 100 * d["false_alarm_rate"], d["recordings"]))' "$snr"
 done
+"$directme" score "$out/alone/labels.tsv" --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print("real ambience alone: %.1f%% move the ninja (%d recordings)" % (100 * d["false_alarm_rate"], d["recordings"]))'
