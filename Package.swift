@@ -115,7 +115,7 @@ let package = Package(
     .testTarget(name: "DirectMeCoreTests", dependencies: ["DirectMeCore", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeRecognizerTests", dependencies: ["DirectMeRecognizer", "DirectMeAudio", "DirectMeTestSupport"]),
-    .testTarget(name: "DirectMeAppTests", dependencies: ["DirectMeApp", "DirectMeCore", "DirectMeTraining"]),
+    .testTarget(name: "DirectMeAppTests", dependencies: ["DirectMeApp", "DirectMeCore", "DirectMeRecognizer", "DirectMeTraining"]),
     .testTarget(name: "DirectMeAudioTests", dependencies: ["DirectMeAudio", "DirectMeTestSupport"]),
     .testTarget(
       name: "DirectMeTrainingTests",

@@ -175,7 +175,9 @@ public enum TuneReport {
   }
 }
 
-/// Decoded tuning recordings kept on disk, valid for one model, grammar and set of recordings.
+/// Decoded tuning recordings kept on disk, valid for one model, grammar and set of recordings
+/// (the audio itself for recordings made in memory: noisy copies, stretches of noise, joined
+/// and reverberant ones).
 public enum TuningCache {
   public struct File: Codable {
     var key: String
@@ -194,7 +196,12 @@ public enum TuningCache {
         hash.mix("\(attributes[.size] ?? 0) \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
       }
     }
-    for item in audio { hash.mix(item.path + item.kind + item.speaker) }
+    for item in audio {
+      hash.mix(item.path + item.kind + item.speaker)
+      // Audio made in memory is named, not stored: "noise #3" or "... + noise at 12 dB" is
+      // another sound with another noise folder, under the same name.
+      if let samples = item.samples { hash.mix(String(StableHash.of(samples), radix: 16)) }
+    }
     return String(hash.value, radix: 16)
   }
 

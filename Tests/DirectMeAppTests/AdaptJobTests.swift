@@ -1,3 +1,4 @@
+import DirectMeRecognizer
 import DirectMeTraining
 import Foundation
 import Testing
@@ -33,5 +34,21 @@ struct LabelsProblemsTests {
   func counted() {
     #expect(Failure.problems(1, in: "the labels", "nothing was tuned").message == "1 problem in the labels; nothing was tuned")
     #expect(Failure.problems(3, in: "a.tsv", "nothing was adapted").message == "3 problems in a.tsv; nothing was adapted")
+  }
+}
+
+@Suite("tune's cache of decoded recordings")
+struct TuningCacheTests {
+  @Test("is not reused for other audio made in memory under the same names")
+  func keyedOnAudioMadeInMemory() {
+    let configuration = RecognizerConfiguration(acousticModel: "/nonexistent/model", grammar: "/nonexistent/grammar.gram")
+    func stretch(_ value: Int16) -> LabelledAudio {
+      LabelledAudio(path: "noise #1", expected: [], transcript: "noise", speaker: "noise-0", samples: [0, value, 0])
+    }
+    let file = LabelledAudio(path: "a.wav", expected: [.up], transcript: nil, speaker: "s")
+    let key = TuningCache.key(configuration: configuration, audio: [file, stretch(5)])
+    #expect(TuningCache.key(configuration: configuration, audio: [file, stretch(5)]) == key)
+    // Another noise folder gives another "noise #1".
+    #expect(TuningCache.key(configuration: configuration, audio: [file, stretch(6)]) != key)
   }
 }
