@@ -11,6 +11,10 @@
 #     sounds (sword swings with battle cries) and death cries, apart; its units' spoken
 #     acknowledgements (`_ack`, `_select`) left out, its landscapes' ambience too (the benchmark's
 #     "real ambience" conditions use those).
+#   - hedgewars-data's voices (15 voice packs of its hedgehogs, 839 recordings by voice actors, some
+#     through effects: English packs and Polish, Russian, Spanish and Ukrainian ones): their phrases
+#     ("take cover", "uh-oh", "bye bye") apart from their grunts, cries, laughs, moans and coughs (Ow,
+#     Ooff, Jump, Firepunch, Laugh, Hmm, PoisonMoan, PoisonCough), which people make too.
 #   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
@@ -51,6 +55,7 @@ score() { # name, labels file
 
 fetch minetest-data
 fetch megaglest-data
+fetch hedgewars-data
 sounds() { find "$1" -type f \( -iname '*.ogg' -o -iname '*.wav' \); }
 minetest=$(sounds "$out/minetest-data/usr/share/games/minetest" | labels minetest)
 units=$(sounds "$out/megaglest-data/usr/share/games/megaglest" | grep -v -e /tilesets/ -e /music/ -e _ack -e _select)
@@ -72,6 +77,10 @@ if [ ! -f "$music/labels.tsv" ]; then
   done
   mv "$music/labels.tsv.part" "$music/labels.tsv"
 fi
+voices=$(sounds "$out/hedgewars-data/usr/share/games/hedgewars/Data/Sounds/voices")
+vocal='/(Ow|Ooff|Jump|Firepunch|Laugh|Hmm|PoisonMoan|PoisonCough)[0-9]*\.ogg$'
+phrases=$(echo "$voices" | grep -v -E "$vocal" | labels hedgewars-phrases)
+cries=$(echo "$voices" | grep -E "$vocal" | labels hedgewars-cries)
 effects=$(echo "$units" | grep -v -e attack -e _die | labels megaglest-effects)
 attacks=$(echo "$units" | grep -e attack | labels megaglest-attacks)
 deaths=$(echo "$units" | grep -e _die | labels megaglest-deaths)
@@ -81,3 +90,5 @@ score "MegaGlest's unit effects (non-vocal)" "$effects"
 score "MegaGlest's attack sounds (swings, battle cries)" "$attacks"
 score "MegaGlest's death cries" "$deaths"
 score "MegaGlest's music (15-s stretches)" "$music/labels.tsv"
+score "Hedgewars' voices: phrases" "$phrases"
+score "Hedgewars' voices: grunts, cries, coughs" "$cries"

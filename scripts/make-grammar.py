@@ -38,7 +38,7 @@ def pronunciations(path):
     with open(path, encoding="utf-8") as f:
         for line in f:
             fields = line.split()
-            if len(fields) < 2:
+            if len(fields) < 2 or fields[0].startswith("#"):
                 continue
             word = fields[0].split("(")[0]
             table.setdefault(word, []).append(fields[1:])
@@ -52,6 +52,10 @@ def main():
     args = parser.parse_args()
 
     table = pronunciations(args.dict)
+    # Words the main dictionary lacks, and more ways of saying its words: the grammar's
+    # companion dictionary, which the recognizer reads beside it.
+    for word, phones in pronunciations(os.path.join(ROOT, "grammars", "directme.dict")).items():
+        table.setdefault(word, []).extend(phones)
     words, left_out, sentence_words = [], [], []
     with open(os.path.join(ROOT, "grammars", "common-words.txt"), encoding="utf-8") as f:
         for line in f:
@@ -65,7 +69,7 @@ def main():
             if word in words or word in sentence_words:
                 continue
             if word not in table:
-                raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict}")
+                raise SystemExit(f"common-words.txt: '{word}' is not in {args.dict} nor grammars/directme.dict")
             if sentence_only:
                 sentence_words.append(word)
                 continue
