@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Held-out real sounds: how often recordings no rule was made on move the ninja.
 #
-#   scripts/held-out-sounds.sh [OUT]     (OUT: build/held-out by default)
+#   scripts/held-out-sounds.sh [OUT] [DIRECTME]   (OUT: build/held-out; DIRECTME: .build/release/directme)
 #
-# Downloads two Debian games' data without installing them (apt-get download, dpkg-deb -x into OUT)
+# Downloads three Debian games' data without installing them (apt-get download, dpkg-deb -x into OUT)
 # and scores their sound effects with `directme score` (none holds a command, so every instruction
 # is a false alarm):
 #   - minetest-data: Minetest's sound effects (109 files: footsteps, water, doors, tools, digging).
@@ -19,15 +19,15 @@
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
 # Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
-# benchmark's sounds carries over. Needs `directme` built (swift build -c release) and network access
-# to the Debian mirror.
+# benchmark's sounds carries over (give DIRECTME to score another build on the same files). Needs
+# `directme` built (swift build -c release) and network access to the Debian mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-build/held-out}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-directme=".build/release/directme"
-[ -x "$directme" ] || { echo "held-out-sounds: build first: swift build -c release" >&2; exit 1; }
+directme="${2:-.build/release/directme}"
+[ -x "$directme" ] || { echo "held-out-sounds: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
 
 fetch() { # package -> unpacked under $out/$package
   local package="$1"
