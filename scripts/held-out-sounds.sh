@@ -3,7 +3,7 @@
 #
 #   scripts/held-out-sounds.sh [OUT] [DIRECTME]   (OUT: build/held-out; DIRECTME: .build/release/directme)
 #
-# Downloads three Debian games' data without installing them (apt-get download, dpkg-deb -x into OUT)
+# Downloads four Debian packages' data without installing them (apt-get download, dpkg-deb -x into OUT)
 # and scores their sound effects with `directme score` (none holds a command, so every instruction
 # is a false alarm):
 #   - minetest-data: Minetest's sound effects (109 files: footsteps, water, doors, tools, digging).
@@ -15,6 +15,9 @@
 #     through effects: English packs and Polish, Russian, Spanish and Ukrainian ones): their phrases
 #     ("take cover", "uh-oh", "bye bye") apart from their grunts, cries, laughs, moans and coughs (Ow,
 #     Ooff, Jump, Firepunch, Laugh, Hmm, PoisonMoan, PoisonCough), which people make too.
+#   - scratch's sound library (114 recordings): its people's sounds (coughs, sneezes, laughs,
+#     screams, a baby crying, footsteps, a finger snap, a slurp) apart from the rest (animals,
+#     instruments, music loops, effects, singing).
 #   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
@@ -56,7 +59,8 @@ score() { # name, labels file
 fetch minetest-data
 fetch megaglest-data
 fetch hedgewars-data
-sounds() { find "$1" -type f \( -iname '*.ogg' -o -iname '*.wav' \); }
+fetch scratch
+sounds() { find "$1" -type f \( -iname '*.ogg' -o -iname '*.wav' -o -iname '*.mp3' \); }
 minetest=$(sounds "$out/minetest-data/usr/share/games/minetest" | labels minetest)
 units=$(sounds "$out/megaglest-data/usr/share/games/megaglest" | grep -v -e /tilesets/ -e /music/ -e _ack -e _select)
 music="$out/megaglest-music"
@@ -81,6 +85,9 @@ voices=$(sounds "$out/hedgewars-data/usr/share/games/hedgewars/Data/Sounds/voice
 vocal='/(Ow|Ooff|Jump|Firepunch|Laugh|Hmm|PoisonMoan|PoisonCough)[0-9]*\.ogg$'
 phrases=$(echo "$voices" | grep -v -E "$vocal" | labels hedgewars-phrases)
 cries=$(echo "$voices" | grep -E "$vocal" | labels hedgewars-cries)
+library=$(sounds "$out/scratch/usr/share/scratch/Media/Sounds")
+people=$(echo "$library" | grep /Human/ | labels scratch-people)
+others=$(echo "$library" | grep -v /Human/ | labels scratch-others)
 effects=$(echo "$units" | grep -v -e attack -e _die | labels megaglest-effects)
 attacks=$(echo "$units" | grep -e attack | labels megaglest-attacks)
 deaths=$(echo "$units" | grep -e _die | labels megaglest-deaths)
@@ -92,3 +99,5 @@ score "MegaGlest's death cries" "$deaths"
 score "MegaGlest's music (15-s stretches)" "$music/labels.tsv"
 score "Hedgewars' voices: phrases" "$phrases"
 score "Hedgewars' voices: grunts, cries, coughs" "$cries"
+score "Scratch's people (coughs, sneezes, laughs)" "$people"
+score "Scratch's other sounds" "$others"
