@@ -42,7 +42,7 @@ if [ ! -f "$out/labels-5.tsv" ]; then
     case "$(basename "$sound")" in Click* | Window*) continue ;; esac
     seconds=$(soxi -D "$sound")
     python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 2 else 1)' "$seconds" || continue
-    sox "$sound" -r 16000 -c 1 -b 16 "$out/noise/$(basename "$sound")" remix -
+    sox -D "$sound" -r 16000 -c 1 -b 16 "$out/noise/$(basename "$sound")" remix -
   done
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
   python3 scripts/held-out-mix.py "$out" 3 "$out"/noise/*.wav
@@ -52,7 +52,7 @@ if [ ! -f "$out/alone/labels.tsv" ]; then
   for sound in "$out"/noise/*.wav; do
     name=$(basename "$sound" .wav)
     for peak in -35 -20; do
-      sox -V1 "$sound" "$out/alone/${name}_$peak.wav" norm "$peak"
+      sox -V1 -D "$sound" "$out/alone/${name}_$peak.wav" norm "$peak"
       printf '%s\t\n' "${name}_$peak.wav" >> "$out/alone/labels.tsv.part"
     done
   done

@@ -74,7 +74,7 @@ if [ ! -f "$music/labels.tsv" ]; then
     for start in 5 35 65 95 125 155; do
       [ $((start + 15)) -le "$seconds" ] || continue
       level=$([ $((turn % 2)) = 0 ] && echo -35 || echo -20)
-      sox "$piece" -r 16000 -c 1 -b 16 "$music/${name}_$start.wav" trim "$start" 15 remix - norm "$level"
+      sox -D "$piece" -r 16000 -c 1 -b 16 "$music/${name}_$start.wav" trim "$start" 15 remix - norm "$level"
       printf '%s\t\n' "${name}_$start.wav" >> "$music/labels.tsv.part"
       turn=$((turn + 1))
     done
