@@ -34,12 +34,5 @@ if [ ! -f "$out/labels-5.tsv" ]; then
 fi
 
 for snr in 10 5; do
-  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-up = d["single_commands"]["up"]
-right = sum(v["right"] for v in d["single_commands"].values())
-items = sum(v["items"] for v in d["single_commands"].values())
-print("babble at %s dB: commands right %.1f%% (up %d/%d), other words moving the ninja %.1f%% (%d recordings)" % (
-    sys.argv[1], 100 * right / items, up["right"], up["items"], 100 * d["false_alarm_rate"], d["recordings"]))' "$snr"
+  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "babble at $snr dB"
 done

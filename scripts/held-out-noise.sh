@@ -41,7 +41,7 @@ if [ ! -f "$out/labels-5.tsv" ]; then
   find "$out/lincity-ng-data/usr/share/games/lincity-ng/sounds" -name '*.wav' | sort | while IFS= read -r sound; do
     case "$(basename "$sound")" in Click* | Window*) continue ;; esac
     seconds=$(soxi -D "$sound")
-    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 2 else 1)' "$seconds" || continue
+    awk -v s="$seconds" 'BEGIN { exit !(s >= 2) }' || continue
     sox -D "$sound" -r 16000 -c 1 -b 16 "$out/noise/$(basename "$sound")" remix -
   done
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
@@ -49,6 +49,7 @@ if [ ! -f "$out/labels-5.tsv" ]; then
 fi
 if [ ! -f "$out/alone/labels.tsv" ]; then
   mkdir -p "$out/alone"
+  : > "$out/alone/labels.tsv.part"
   for sound in "$out"/noise/*.wav; do
     name=$(basename "$sound" .wav)
     for peak in -35 -20; do
@@ -60,16 +61,6 @@ if [ ! -f "$out/alone/labels.tsv" ]; then
 fi
 
 for snr in 10 5; do
-  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-up = d["single_commands"]["up"]
-right = sum(v["right"] for v in d["single_commands"].values())
-items = sum(v["items"] for v in d["single_commands"].values())
-print("real ambience at %s dB: commands right %.1f%% (up %d/%d), other words moving the ninja %.1f%% (%d recordings)" % (
-    sys.argv[1], 100 * right / items, up["right"], up["items"], 100 * d["false_alarm_rate"], d["recordings"]))' "$snr"
+  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience at $snr dB"
 done
-"$directme" score "$out/alone/labels.tsv" --json 2>/dev/null | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print("real ambience alone: %.1f%% move the ninja (%d recordings)" % (100 * d["false_alarm_rate"], d["recordings"]))'
+"$directme" score "$out/alone/labels.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience alone"
