@@ -17,10 +17,11 @@ packages=(
 # the recordings of children's games and drum kits (real voices in 30 languages, animals, things, drums;
 # GPL, CC-BY, CC0: each package's copyright file) for its real-recordings conditions, and MegaGlest's
 # landscapes' ambient recordings (megaglest-data, CC-BY-SA 3.0: birds, night, rain, wind) for its ambience ones.
+# (unzip opens OpenArena's sound archive, below.)
 if [ "${1:-}" = "--voices" ]; then
   packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav
     ktuberling-data klettres-data qabcs-data tuxpaint-stamps-default hydrogen-drumkits
-    megaglest-data)
+    megaglest-data unzip)
 fi
 
 missing=()
@@ -49,6 +50,28 @@ if [ "${1:-}" = "--voices" ]; then
       for deb in "$download"/*.deb; do dpkg -x "$deb" "$voices8k"; done
     else
       echo "setup: festival's 8 kHz voices could not be downloaded; the benchmark skips them" >&2
+    fi
+    rm -rf "$download"
+  fi
+fi
+
+# --voices: also the cries, grunts and gasps of OpenArena's and Wesnoth's voice actors (GPL; each
+# package's copyright file) for the benchmark's people's-cries condition, unpacked into build/sounds
+# (the packages are not installed: only their sounds are kept, 25 MB of 220 MB).
+if [ "${1:-}" = "--voices" ]; then
+  sounds="$(cd "$(dirname "$0")/.." && pwd)/build/sounds"
+  if [ ! -d "$sounds/openarena/sound/player" ] || [ ! -d "$sounds/wesnoth/usr/share/games/wesnoth/1.16/data/core/sounds" ]; then
+    download="$(mktemp -d)"
+    if (cd "$download" && apt-get download openarena-081-players wesnoth-1.16-data >/dev/null 2>&1); then
+      rm -rf "$sounds/openarena" "$sounds/wesnoth"
+      mkdir -p "$sounds/openarena" "$sounds/wesnoth"
+      dpkg -x "$download"/openarena-081-players_*.deb "$download/openarena"
+      unzip -q -o "$download"/openarena/usr/share/games/openarena/baseoa/pak2-players.pk3 'sound/player/*' -d "$sounds/openarena"
+      cp "$download"/openarena/usr/share/doc/openarena-081-players/copyright "$sounds/openarena/"
+      dpkg-deb --fsys-tarfile "$download"/wesnoth-1.16-data_*.deb | tar -x -C "$sounds/wesnoth" --wildcards \
+        './usr/share/games/wesnoth/1.16/data/core/sounds/*' './usr/share/doc/wesnoth-1.16-data/copyright'
+    else
+      echo "setup: OpenArena's and Wesnoth's sounds could not be downloaded; the benchmark skips their condition" >&2
     fi
     rm -rf "$download"
   fi

@@ -741,6 +741,59 @@ public struct CorpusBuilder {
     } + babbleAlone()
   }
 
+  public static let peopleCries = "people's cries, grunts and gasps (game voice actors, in a room's quiet)"
+
+  /// Where `scripts/setup.sh --voices` unpacks the game voices' packages (from the package's root).
+  public static let criesFolder = "build/sounds"
+
+  /// Sounds people make that are not words, as a microphone hears them in a quiet room: the
+  /// voice actors' pain grunts, jump and fall efforts, gasps, drowning, death cries and taunts
+  /// of OpenArena's 15 player models (openarena-081-players, GPL-2: 206 recordings) and the
+  /// hit and death cries, a laugh, a groan and wails of Wesnoth's people and creatures voiced
+  /// by people (wesnoth-1.16-data, GPL-2+: 89 of its unit sounds, `isCry`; its weapons,
+  /// spells and animals left out), each with 0.5 s before and after over a room's quiet
+  /// (white noise at -75 to -55 dBFS, drawn from the item's name): the bench's coughs are
+  /// synthetic, and the game's files start and end with the sound, where a person's grunt
+  /// reaches the microphone between stretches of the room. Nothing here is a command.
+  /// Empty when the folder is absent.
+  public func peopleCries(folder: String) throws -> [BenchItem] {
+    let sources: [(base: String, keep: (String) -> Bool)] = [
+      ("openarena/sound/player", { _ in true }), ("wesnoth/usr/share/games/wesnoth/1.16/data/core/sounds", Self.isCry),
+    ]
+    var files: [String] = []
+    for source in sources {
+      guard let walker = FileManager.default.enumerator(atPath: folder + "/" + source.base) else { continue }
+      for case let file as String in walker {
+        let name = (file as NSString).lastPathComponent
+        guard name.lowercased().hasSuffix(".wav") || name.lowercased().hasSuffix(".ogg"), source.keep(name) else { continue }
+        files.append(source.base + "/" + file)
+      }
+    }
+    return try files.sorted().map { path in
+      let id = "cries/" + path.replacingOccurrences(of: "/usr/share/games/wesnoth/1.16/data/core/sounds", with: "")
+      var random = Signal.Random(seed: StableHash.of("room tone|" + id))
+      let level = Double.random(in: Signal.roomQuietLevels, using: &random)
+      let padded = Signal.silence(Self.criesPadding) + (try Tools.samples(folder + "/" + path)) + Signal.silence(Self.criesPadding)
+      return BenchItem(
+        id: id, condition: Self.peopleCries, expected: [], samples: Signal.overRoomTone(padded, level: level, random: &random))
+    }
+  }
+
+  /// The room's quiet (seconds) before and after each of `peopleCries`.
+  public static let criesPadding = 0.5
+
+  /// Whether a Wesnoth unit sound (its file name) is a cry voiced by a person: its humans',
+  /// elves', dwarves', orcs', goblins', ogres', trolls', nagas', merfolk's, liches', zombies'
+  /// and ghouls' hits and deaths, the dwarf's laugh, the groan, the wails, "ugg" (not its
+  /// drakes', gryphons', bats', horses', wolves' or woses' calls, nor weapons and spells).
+  static func isCry(_ name: String) -> Bool {
+    let people = [
+      "human", "elf", "dwarf", "orc", "goblin", "ogre", "troll", "naga", "mermaid", "mermen", "lich", "zombie", "ghoul",
+      "groan", "wail", "ugg", "yeti",
+    ]
+    return people.contains { name.hasPrefix($0) }
+  }
+
   public static let clinksAlone = "dishes clinking alone (ringing partials, 1-3 s)"
 
   /// Dishes, glasses and cutlery clinking with nobody speaking (a kitchen where the rooms'

@@ -67,6 +67,12 @@ struct AccuracyBench: ParsableCommand {
       valueName: "folder"))
   var festival8k: String = Resources.path("build/voices/festival-8k")
 
+  @Option(
+    help: ArgumentHelp(
+      "Where OpenArena's and Wesnoth's voice actors' cries are unpacked (scripts/setup.sh --voices; their condition is skipped when absent).",
+      valueName: "folder"))
+  var cries: String = Resources.path(CorpusBuilder.criesFolder)
+
   @Flag(help: "A quicker, smaller run: a third of the training-set and noise items, fewer sequences.")
   var quick = false
 
@@ -314,6 +320,9 @@ struct AccuracyBench: ParsableCommand {
       let music = try builder.musicAlone()
       if music.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); its condition is skipped") }
       items += music
+      let cries = try builder.peopleCries(folder: cries)
+      if cries.isEmpty { warn("bench: no game voices' cries at \(self.cries) (scripts/setup.sh --voices unpacks them); their condition is skipped") }
+      items += cries
     }
     return items
   }
