@@ -21,6 +21,8 @@
 #   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
+#   - the death cries, the grunts and cries, and Scratch's people's sounds again, each within 0.5 s of a
+#     room's quiet (OUT/in-room), as a microphone hears them between stretches of the room.
 # Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
 # benchmark's sounds carries over (give DIRECTME to score another build on the same files). Needs
 # `directme` built (swift build -c release) and network access to the Debian mirror.
@@ -101,3 +103,28 @@ score "Hedgewars' voices: phrases" "$phrases"
 score "Hedgewars' voices: grunts, cries, coughs" "$cries"
 score "Scratch's people (coughs, sneezes, laughs)" "$people"
 score "Scratch's other sounds" "$others"
+
+# The sounds of people again, each between 0.5 s of a room's quiet (white noise at -65 dBFS) as a
+# microphone hears them, not as the game's file starts and ends with the sound: several rules
+# (`briefUp`, a word's standout over its utterance) act on a sound that is the whole utterance,
+# which live a lead-in and a pause never make it. sox's own random numbers (-R): the same files every
+# run. sox reads no MP3, so Scratch's are left out (its OGG and WAV people's sounds only).
+in_room() { # name, labels file -> labels file of the padded copies
+  local dir="$out/in-room/$1"
+  if [ ! -f "$dir/labels.tsv" ]; then
+    mkdir -p "$dir"
+    : > "$dir/labels.tsv.part"
+    cut -f1 "$2" | grep -v -i '\.mp3$' | while IFS= read -r path; do
+      name=$(printf '%s' "$path" | md5sum | cut -c1-16)
+      sox -V1 -D "$path" -r 16000 -c 1 -b 16 "$dir/part.wav" remix - pad 0.5 0.5 || continue
+      sox -V1 -R -D -m "$dir/part.wav" "|sox -V1 -R -D -n -r 16000 -c 1 -p synth $(soxi -D "$dir/part.wav") whitenoise vol 0.00056" "$dir/$name.wav"
+      printf '%s\t\n' "$name.wav" >> "$dir/labels.tsv.part"
+    done
+    rm -f "$dir/part.wav"
+    mv "$dir/labels.tsv.part" "$dir/labels.tsv"
+  fi
+  echo "$dir/labels.tsv"
+}
+score "in a room: MegaGlest's death cries" "$(in_room megaglest-deaths "$deaths")"
+score "in a room: Hedgewars' grunts, cries, coughs" "$(in_room hedgewars-cries "$cries")"
+score "in a room: Scratch's people (no MP3s)" "$(in_room scratch-people "$people")"
