@@ -40,7 +40,8 @@ struct AccuracyBench: ParsableCommand {
       sounds of animals, vehicles, things and drums (the recordings of Debian's children's games \
       ktuberling, klettres, qabcs, tuxpaint and of hydrogen's drum kits), \
       silence, noises, clicks and coughs, dishes clinking, and instrumental music alone and under commands said \
-      over it (Debian's asterisk-moh-opsound-wav, which scripts/setup.sh --voices installs). Beside DirectMe: the stock baseline \
+      over it (Debian's asterisk-moh-opsound-wav, which scripts/setup.sh --voices installs), and people's cries, grunts and \
+      gasps (OpenArena's and Wesnoth's voice actors, in a room's quiet; scripts/setup.sh --voices unpacks them). Beside DirectMe: the stock baseline \
       (pocketsphinx_continuous -jsgf with a four-word grammar) and, with --previous, an earlier \
       directme build. Writes accuracy.txt, accuracy.json and accuracy.html to --out.
       """
