@@ -752,7 +752,7 @@ public struct CorpusBuilder {
   /// hit and death cries, a laugh, a groan and wails of Wesnoth's people and creatures voiced
   /// by people (wesnoth-1.16-data, GPL-2+: 89 of its unit sounds, `isCry`; its weapons,
   /// spells and animals left out), each with 0.5 s before and after over a room's quiet
-  /// (white noise at -75 to -55 dBFS, drawn from the item's name): the bench's coughs are
+  /// (`inRoom`): the bench's coughs are
   /// synthetic, and the game's files start and end with the sound, where a person's grunt
   /// reaches the microphone between stretches of the room. Nothing here is a command.
   /// Empty when the folder is absent.
@@ -771,16 +771,34 @@ public struct CorpusBuilder {
     }
     return try files.sorted().map { path in
       let id = "cries/" + path.replacingOccurrences(of: "/usr/share/games/wesnoth/1.16/data/core/sounds", with: "")
-      var random = Signal.Random(seed: StableHash.of("room tone|" + id))
-      let level = Double.random(in: Signal.roomQuietLevels, using: &random)
-      let padded = Signal.silence(Self.criesPadding) + (try Tools.samples(folder + "/" + path)) + Signal.silence(Self.criesPadding)
-      return BenchItem(
-        id: id, condition: Self.peopleCries, expected: [], samples: Signal.overRoomTone(padded, level: level, random: &random))
+      return BenchItem(id: id, condition: Self.peopleCries, expected: [], samples: Self.inRoom(try Tools.samples(folder + "/" + path), id: id))
     }
   }
 
-  /// The room's quiet (seconds) before and after each of `peopleCries`.
-  public static let criesPadding = 0.5
+  /// `samples` with `roomPadding` of silence before and after, all over a room's quiet (white
+  /// noise at a level of `Signal.roomQuietLevels` drawn from `id`, the same every run): a
+  /// sound as a microphone hears it between stretches of the room, not as a file that starts
+  /// and ends with it.
+  public static func inRoom(_ samples: [Int16], id: String) -> [Int16] {
+    var random = Signal.Random(seed: StableHash.of("room tone|" + id))
+    let level = Double.random(in: Signal.roomQuietLevels, using: &random)
+    return Signal.overRoomTone(Signal.silence(roomPadding) + samples + Signal.silence(roomPadding), level: level, random: &random)
+  }
+
+  /// The room's quiet (seconds) before and after each sound of `inRoom`.
+  public static let roomPadding = 0.5
+
+  public static let gameSoundsInRoom = "real sounds in a room's quiet (the same, 0.5 s of it before and after)"
+
+  /// The real sounds of `gameRecordings` (`gameSounds`) again, each `inRoom`: several rules
+  /// were measured on sounds that are their whole utterance (`Detector.Gate.briefUp` acts only
+  /// there), which live a lead-in and a pause never make them.
+  public static func gameSoundsInRoom(_ items: [BenchItem]) -> [BenchItem] {
+    items.filter { $0.condition == gameSounds }.map { item in
+      let id = "in a room/" + item.id
+      return BenchItem(id: id, condition: gameSoundsInRoom, expected: [], samples: inRoom(item.samples, id: id))
+    }
+  }
 
   /// Whether a Wesnoth unit sound (its file name) is a cry voiced by a person: its humans',
   /// elves', dwarves', orcs', goblins', ogres', trolls', nagas', merfolk's, liches', zombies'

@@ -306,7 +306,7 @@ struct AccuracyBench: ParsableCommand {
       if games.isEmpty {
         warn("bench: no children's games' recordings under \(CorpusBuilder.gamesFolder) (scripts/setup.sh --voices installs them); their conditions are skipped")
       }
-      items += games
+      items += games + CorpusBuilder.gameSoundsInRoom(games)
       // Every fourth real command over those sounds of a second or more, 10 dB under it.
       items += builder.overRealSounds(realCommands, sounds: games)
       let ambience = try builder.realAmbience()
