@@ -752,26 +752,26 @@ public struct CorpusBuilder {
   /// hit and death cries, a laugh, a groan and wails of Wesnoth's people and creatures voiced
   /// by people (wesnoth-1.16-data, GPL-2+: 89 of its unit sounds, `isCry`; its weapons,
   /// spells and animals left out), each with 0.5 s before and after over a room's quiet
-  /// (`inRoom`): the bench's coughs are
-  /// synthetic, and the game's files start and end with the sound, where a person's grunt
-  /// reaches the microphone between stretches of the room. Nothing here is a command.
-  /// Empty when the folder is absent.
+  /// (`inRoom`): the bench's coughs are synthetic, and the game's files start and end with
+  /// the sound, where a person's grunt reaches the microphone between stretches of the room.
+  /// Nothing here is a command. Empty when the folder is absent.
   public func peopleCries(folder: String) throws -> [BenchItem] {
-    let sources: [(base: String, keep: (String) -> Bool)] = [
-      ("openarena/sound/player", { _ in true }), ("wesnoth/usr/share/games/wesnoth/1.16/data/core/sounds", Self.isCry),
+    // Each package's sounds under `folder`, what their items' names start with, and which to keep.
+    let sources: [(base: String, name: String, keep: (String) -> Bool)] = [
+      ("openarena/sound/player", "openarena/sound/player", { _ in true }),
+      ("wesnoth/usr/share/games/wesnoth/1.16/data/core/sounds", "wesnoth", Self.isCry),
     ]
-    var files: [String] = []
+    var files: [(path: String, id: String)] = []
     for source in sources {
       guard let walker = FileManager.default.enumerator(atPath: folder + "/" + source.base) else { continue }
       for case let file as String in walker {
         let name = (file as NSString).lastPathComponent
         guard name.lowercased().hasSuffix(".wav") || name.lowercased().hasSuffix(".ogg"), source.keep(name) else { continue }
-        files.append(source.base + "/" + file)
+        files.append((folder + "/" + source.base + "/" + file, "cries/" + source.name + "/" + file))
       }
     }
-    return try files.sorted().map { path in
-      let id = "cries/" + path.replacingOccurrences(of: "/usr/share/games/wesnoth/1.16/data/core/sounds", with: "")
-      return BenchItem(id: id, condition: Self.peopleCries, expected: [], samples: Self.inRoom(try Tools.samples(folder + "/" + path), id: id))
+    return try files.sorted { $0.path < $1.path }.map { file in
+      BenchItem(id: file.id, condition: Self.peopleCries, expected: [], samples: Self.inRoom(try Tools.samples(file.path), id: file.id))
     }
   }
 
@@ -801,8 +801,8 @@ public struct CorpusBuilder {
   }
 
   /// Whether a Wesnoth unit sound (its file name) is a cry voiced by a person: its humans',
-  /// elves', dwarves', orcs', goblins', ogres', trolls', nagas', merfolk's, liches', zombies'
-  /// and ghouls' hits and deaths, the dwarf's laugh, the groan, the wails, "ugg" (not its
+  /// elves', dwarves', orcs', goblins', ogres', trolls', nagas', merfolk's, liches', zombies',
+  /// ghouls' and yetis' hits and deaths, the dwarf's laugh, the groan, the wails, "ugg" (not its
   /// drakes', gryphons', bats', horses', wolves' or woses' calls, nor weapons and spells).
   static func isCry(_ name: String) -> Bool {
     let people = [

@@ -321,9 +321,9 @@ struct AccuracyBench: ParsableCommand {
       let music = try builder.musicAlone()
       if music.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); its condition is skipped") }
       items += music
-      let cries = try builder.peopleCries(folder: cries)
-      if cries.isEmpty { warn("bench: no game voices' cries at \(self.cries) (scripts/setup.sh --voices unpacks them); their condition is skipped") }
-      items += cries
+      let cryItems = try builder.peopleCries(folder: cries)
+      if cryItems.isEmpty { warn("bench: no game voices' cries at \(cries) (scripts/setup.sh --voices unpacks them); their condition is skipped") }
+      items += cryItems
     }
     return items
   }
