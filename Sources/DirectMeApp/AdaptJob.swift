@@ -54,7 +54,7 @@ public struct AdaptJob {
 
   /// What the adaptation did, in one line: the recordings and every kind of copy made of them.
   static func summaryLine(_ summary: AdaptationSummary, out: String) -> String {
-    "adapted \(summary.baseModel) by \(summary.method.uppercased()) on \(summary.recordings) recordings "
+    "adapted \(summary.baseModel)\(summary.onlyPhones.map { "'s \($0.joined(separator: ", ")) only" } ?? "") by \(summary.method.uppercased()) on \(summary.recordings) recordings "
       + "(\(String(printf: "%.1f", summary.seconds / 60)) min"
       + (summary.noisyCopies > 0
         ? ", plus \(summary.noisyCopies.counting("noisy copy", plural: "noisy copies")) each at \(summary.snr ?? "") dB" : "")

@@ -79,6 +79,10 @@ public struct AdaptationOptions: Sendable {
   /// checking speakers 93.8% right against 93.0% at the same 2.1% false alarms, the reverberant
   /// room's false alarms 6.9% against 10.5%; see the model's README).
   public var priorWeight: Double?
+  /// Adapt only these phones (e.g. `+SPN+`, the model's non-speech filler), keeping the base
+  /// model's parameters for every other codebook and senone (`PhoneSelection`); empty: all.
+  /// MAP only (with `.auto`, MAP whatever the amount of audio).
+  public var onlyPhones: [String] = []
   /// Parallel jobs for feature extraction and statistics.
   public var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
   /// Seeds the choice of noise and SNR, so a rebuild gives the same model.
@@ -109,6 +113,8 @@ public struct AdaptationSummary: Sendable, Codable {
   /// MAP's fixed prior weight (`AdaptationOptions.priorWeight`; absent: estimated).
   public var priorWeight: Double?
   public var baseModel: String
+  /// The only phones adapted (absent: all).
+  public var onlyPhones: [String]?
   public var noise: String?
   public var snr: String?
 }

@@ -80,6 +80,21 @@ public struct ModelAdapter: Sendable {
     try fileManager.createDirectory(at: audioFolder, withIntermediateDirectories: true)
     try fileManager.createDirectory(at: featureFolder, withIntermediateDirectories: true)
 
+    // The model definition in sphinxtrain's text form, and the phones to adapt alone, if asked.
+    let base = options.baseModel
+    let textModelDefinition = work.appendingPathComponent("mdef.txt").path
+    try tools.run(
+      "pocketsphinx_mdef_convert", ["-text", AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef", textModelDefinition],
+      log: work.appendingPathComponent("mdef_convert.log"))
+    let selection = try options.onlyPhones.isEmpty
+      ? nil
+      : PhoneSelection(
+        phones: options.onlyPhones, modelDefinition: String(contentsOfFile: textModelDefinition, encoding: .utf8),
+        file: AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef")
+    if selection != nil, options.method == .mllr {
+      throw ToolError("only some phones can be adapted by MAP, not MLLR (one transform moves every mean): leave out --method mllr")
+    }
+
     // 1. Audio: every recording at 16 kHz mono, and its noisy copies.
     let noises = try options.noiseFolder.map { try Self.loadNoises($0) } ?? []
     var random = Signal.Random(seed: options.seed)
@@ -130,8 +145,10 @@ public struct ModelAdapter: Sendable {
       throw ToolError(
         "too little audio to adapt: \(String(printf: "%.1f", seconds)) s in \(items.count) recordings (at least \(Int(options.minimumSeconds)) s needed)")
     }
+    // Adapting chosen phones only, MAP it is: MLLR moves every mean at once.
     let method: AdaptationOptions.Method =
-      options.method == .auto ? (seconds >= AdaptationOptions.minutesForMAP * 60 ? .map : .mllr) : options.method
+      options.method == .auto
+      ? (seconds >= AdaptationOptions.minutesForMAP * 60 || !options.onlyPhones.isEmpty ? .map : .mllr) : options.method
     if method == .mllr, let weight = options.priorWeight {
       // Asked for MAP's prior weight, the user would otherwise get MLLR without a word.
       let why =
@@ -150,11 +167,6 @@ public struct ModelAdapter: Sendable {
     try extractFeatures(ids, audio: audioFolder, features: featureFolder, work: work, progress: progress)
 
     // 3. The base model in the forms sphinxtrain reads.
-    let base = options.baseModel
-    let textModelDefinition = work.appendingPathComponent("mdef.txt").path
-    try tools.run(
-      "pocketsphinx_mdef_convert", ["-text", AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef", textModelDefinition],
-      log: work.appendingPathComponent("mdef_convert.log"))
     let mixtureWeights: String
     if fileManager.fileExists(atPath: base + "/mixture_weights") {
       mixtureWeights = base + "/mixture_weights"
@@ -220,6 +232,8 @@ public struct ModelAdapter: Sendable {
           "-sendumpfn", staging.appendingPathComponent("sendump").path,
         ],
         log: work.appendingPathComponent("mk_s2sendump.log"))
+      // Every other phone as the base model has it.
+      try selection?.keepBase(base, outside: staging.path)
       progress(AdaptationProgress(stage: "MAP adaptation (map_adapt)", done: 1, total: 1))
     case .mllr:
       progress(AdaptationProgress(stage: "MLLR transform (mllr_solve)", done: 0, total: 1))
@@ -245,7 +259,7 @@ public struct ModelAdapter: Sendable {
       reverberantCopies: Self.copies(of: items.count, every: options.reverbEvery),
       shiftedVoiceCopies: Self.copies(of: items.count, every: options.voiceShiftEvery),
       clippedCopies: Self.copies(of: items.count, every: options.clipEvery), seconds: seconds,
-      priorWeight: options.priorWeight, baseModel: base,
+      priorWeight: options.priorWeight, baseModel: base, onlyPhones: selection?.phones,
       noise: options.noiseFolder,
       snr: noises.isEmpty ? nil : "\(Int(options.snr.lowerBound)):\(Int(options.snr.upperBound))")
     let encoder = JSONEncoder()

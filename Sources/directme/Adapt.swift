@@ -72,6 +72,12 @@ struct Adapt: ParsableCommand {
       valueName: "frames"))
   var priorWeight: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "Adapt only these phones (comma-separated, e.g. +SPN+, the model's non-speech filler, for recordings transcribed with a word pronounced +SPN+), keeping the base model's parameters for every other phone; MAP only.",
+      valueName: "phones"))
+  var onlyPhones: String?
+
   @Option(help: "Parallel jobs.")
   var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
@@ -80,6 +86,10 @@ struct Adapt: ParsableCommand {
 
   @Flag(help: "Keep the intermediate files (features, statistics, logs) in OUT.work.")
   var keepWork = false
+
+  private func phones(_ list: String) -> [String] {
+    list.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
+  }
 
   enum Method: String, ExpressibleByArgument, CaseIterable {
     case map, mllr, auto
@@ -95,6 +105,10 @@ struct Adapt: ParsableCommand {
       guard priorWeight > 0, priorWeight.isFinite else { throw ValidationError("--prior-weight must be a number above 0") }
       guard method != .mllr else { throw ValidationError("--prior-weight is for MAP; MLLR has no prior weight") }
     }
+    if let onlyPhones {
+      guard !phones(onlyPhones).isEmpty else { throw ValidationError("--only-phones needs at least one phone") }
+      guard method != .mllr else { throw ValidationError("--only-phones is for MAP; MLLR moves every mean at once") }
+    }
   }
 
   func run() throws {
@@ -109,6 +123,7 @@ struct Adapt: ParsableCommand {
       options.voiceShiftEvery = voiceShiftEvery
       options.clipEvery = clipEvery
       options.priorWeight = priorWeight
+      options.onlyPhones = onlyPhones.map(phones) ?? []
       options.jobs = jobs
       try AdaptJob(labels: labels, out: out, options: options, force: force, keepWork: keepWork).run()
     }

@@ -103,6 +103,65 @@ struct AdaptationTests {
     #expect(held.distance < estimated.distance * 0.8, "variances moved \(held.distance) with weight 1000, \(estimated.distance) estimated")
   }
 
+  @Test("adapting only +SPN+ changes its codebook and its three senones, and leaves every other parameter the base model's, byte for byte")
+  func onlyPhones() throws {
+    let folder = try TestSupport.temporaryFolder("adapt-only")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Any sound will do for the test: the voices' phrases, each transcribed as the filler word.
+    let items = try makeRecordings(in: folder).map { AdaptationItem(audio: $0.path, words: ["spn"]) }
+    let extra = folder.appendingPathComponent("extra.dict")
+    try "spn +SPN+\n".write(to: extra, atomically: true, encoding: .utf8)
+    var options = AdaptationOptions(baseModel: stockModel, dictionary: dictionary)
+    options.extraDictionary = extra.path
+    options.onlyPhones = ["+SPN+"]
+    options.priorWeight = 1000
+    options.jobs = 2
+    let output = folder.appendingPathComponent("model")
+    let summary = try ModelAdapter(options: options).adapt(items, output: output, work: folder.appendingPathComponent("work"))
+    // About a minute of audio: MLLR for a whole model, MAP for chosen phones.
+    #expect(summary.method == "map" && summary.onlyPhones == ["+SPN+"])
+    let written = try JSONDecoder().decode(AdaptationSummary.self, from: Data(contentsOf: output.appendingPathComponent("adaptation.json")))
+    #expect(written.onlyPhones == ["+SPN+"])
+    // Debian's model: +SPN+ is the second base phone (codebook 1), its states senones 3-5.
+    for name in ["means", "variances"] {
+      let base = try GaussianFile(path: stockModel + "/" + name)
+      let adapted = try GaussianFile(path: output.appendingPathComponent(name).path)  // its checksum is checked
+      let length = base.codebookLength
+      let changed = (0..<base.codebookCount).filter {
+        base.values[($0 * length)..<(($0 + 1) * length)] != adapted.values[($0 * length)..<(($0 + 1) * length)]
+      }
+      #expect(changed == [1], "\(name): codebooks changed \(changed)")
+    }
+    let base = try MixtureWeights(sendump: stockModel + "/sendump")
+    let adapted = try MixtureWeights(sendump: output.appendingPathComponent("sendump").path)
+    let changed = Set(
+      (0..<base.quantized.count).filter { base.quantized[$0] != adapted.quantized[$0] }.map { $0 % base.senones })
+    #expect(changed == [3, 4, 5], "senones changed: \(changed.sorted().prefix(10))")
+    // The model loads and decodes.
+    let grammar = TestSupport.repositoryRoot.appendingPathComponent("grammars/directme.gram").path
+    let recognizer = try PocketSphinxRecognizer(configuration: RecognizerConfiguration(acousticModel: output.path, grammar: grammar))
+    _ = recognizer
+
+    // A phone the model lacks, or MLLR, is refused before any long work.
+    func message(_ options: AdaptationOptions) -> String {
+      do {
+        try ModelAdapter(options: options).adapt(items, output: folder.appendingPathComponent("out"), work: folder.appendingPathComponent("work2"))
+        return "no error"
+      } catch {
+        return "\(error)"
+      }
+    }
+    var unknown = options
+    unknown.onlyPhones = ["+SPN+", "XX"]
+    let wrong = message(unknown)
+    #expect(wrong.hasSuffix("mdef: 'XX' is not a phone of the model (its phones: +NSN+ +SPN+ AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH SIL T TH UH UW V W Y Z ZH)"), "\(wrong)")
+    var mllr = options
+    mllr.method = .mllr
+    mllr.priorWeight = nil
+    #expect(message(mllr).hasPrefix("only some phones can be adapted by MAP, not MLLR"), "\(message(mllr))")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+  }
+
   /// The values of a sphinxtrain Gaussian parameter file (`means`, `variances`).
   func gaussians(_ path: String) throws -> [Float] {
     let data = try Data(contentsOf: URL(fileURLWithPath: path))
