@@ -182,7 +182,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     }
   }
 
-  private static func makeDecoder(_ configuration: RecognizerConfiguration, extra: [String: String] = [:]) throws -> Decoder {
+  static func makeDecoder(_ configuration: RecognizerConfiguration, extra: [String: String] = [:]) throws -> Decoder {
     let decoder = try Decoder(
       options: configuration.initOptions(extra),
       describing: "loading acoustic model \(configuration.acousticModel)")

@@ -11,7 +11,7 @@ struct GrammarFuzzTests {
   @Test("mutated JSGF grammars load or fail with an error naming the file, never a crash")
   func mutatedGrammars() throws {
     let configuration = RecognizerConfiguration(grammar: grammar)
-    let decoder = try Decoder(options: configuration.initOptions(), describing: "loading the model")
+    let decoder = try PocketSphinxRecognizer.makeDecoder(configuration)
     let folder = try TestSupport.temporaryFolder("gramfuzz")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("fuzz.gram")

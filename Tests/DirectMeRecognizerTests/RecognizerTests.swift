@@ -25,7 +25,7 @@ func shippedConfiguration() -> RecognizerConfiguration {
 func finalDecoder(model: String = shippedModel) throws -> Decoder {
   var configuration = shippedConfiguration()
   configuration.acousticModel = model
-  let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading \(model)")
+  let decoder = try PocketSphinxRecognizer.makeDecoder(configuration, extra: configuration.finalDecoderOptions)
   try decoder.setGrammar(grammar, named: "directme", rules: ["commands", "direction", "garbage"])
   return decoder
 }
@@ -470,7 +470,7 @@ struct RecognizerSpeechTests {
     let samples = try TestSupport.samples(of: file)
     let configuration = shippedConfiguration()
     func readings(beams: [String: [String: Double]]) throws -> [String: Transcription?] {
-      let decoder = try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading")
+      let decoder = try PocketSphinxRecognizer.makeDecoder(configuration, extra: configuration.finalDecoderOptions)
       try decoder.setGrammar(grammar, named: "directme", deferred: ["garbage_words", "direction_words"], beams: beams)
       // The search with beams of its own is made first, the other one after it.
       return try ["garbage_words", "direction_words"].reduce(into: [:]) { readings, search in
@@ -498,7 +498,7 @@ struct RecognizerSpeechTests {
     let samples = try TestSupport.samples(of: file)
     let configuration = shippedConfiguration()
     func decoder() throws -> Decoder {
-      try Decoder(options: configuration.initOptions(configuration.finalDecoderOptions), describing: "loading")
+      try PocketSphinxRecognizer.makeDecoder(configuration, extra: configuration.finalDecoderOptions)
     }
     let atOnce = try decoder()
     try atOnce.setGrammar(grammar, named: "directme", rules: ["commands"])

@@ -189,7 +189,7 @@ struct SenoneScoresTests {
     // of every utterance the same, word times and scores included.
     var readings: [[Transcription?]] = []
     for own in [false, true] {
-      let decoder = try Decoder(options: configuration.initOptions(configuration.streamingDecoderOptions), describing: "loading the model")
+      let decoder = try PocketSphinxRecognizer.makeDecoder(configuration, extra: configuration.streamingDecoderOptions)
       try decoder.setGrammar(grammar, named: "directme", rules: [])
       decoder.scoresItself = own
       #expect(decoder.scoresItself == own, "the shipped model is one the scorer reads")
