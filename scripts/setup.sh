@@ -16,12 +16,14 @@ packages=(
 # a real voice's telephone prompts (asterisk-core-sounds-en-wav, CC-BY-SA 3.0) for its real-voice one, and
 # the recordings of children's games and drum kits (real voices in 30 languages, animals, things, drums;
 # GPL, CC-BY, CC0: each package's copyright file) for its real-recordings conditions, and MegaGlest's
-# landscapes' ambient recordings (megaglest-data, CC-BY-SA 3.0: birds, night, rain, wind) for its ambience ones.
+# landscapes' ambient recordings (megaglest-data, CC-BY-SA 3.0: birds, night, rain, wind) for its ambience ones,
+# and Freedoom (BSD), whose player and monster cries scripts/make-model.sh adapts the non-speech phone on
+# (scripts/make-nonspeech.py reads them from /usr/share/games/doom/freedoom2.wad).
 # (unzip opens OpenArena's sound archive, below.)
 if [ "${1:-}" = "--voices" ]; then
   packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav
     ktuberling-data klettres-data qabcs-data tuxpaint-stamps-default hydrogen-drumkits
-    megaglest-data unzip)
+    megaglest-data freedoom unzip)
 fi
 
 missing=()

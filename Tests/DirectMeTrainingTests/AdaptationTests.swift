@@ -108,9 +108,9 @@ struct AdaptationTests {
     let folder = try TestSupport.temporaryFolder("adapt-only")
     defer { try? FileManager.default.removeItem(at: folder) }
     // Any sound will do for the test: the voices' phrases, each transcribed as the filler word.
-    let items = try makeRecordings(in: folder).map { AdaptationItem(audio: $0.path, words: ["spn"]) }
+    let items = try makeRecordings(in: folder).map { AdaptationItem(audio: $0.path, words: ["nonspeech"]) }
     let extra = folder.appendingPathComponent("extra.dict")
-    try "spn +SPN+\n".write(to: extra, atomically: true, encoding: .utf8)
+    try "nonspeech +SPN+\n".write(to: extra, atomically: true, encoding: .utf8)
     var options = AdaptationOptions(baseModel: stockModel, dictionary: dictionary)
     options.extraDictionary = extra.path
     options.onlyPhones = ["+SPN+"]
