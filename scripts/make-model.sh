@@ -43,8 +43,8 @@ rm -rf "$work/adapt-noise"
 # cries, each in a room's quiet, every other parameter left as above (BSD-licensed sounds; the
 # benchmark's cries and the held-out checks' are other games').
 python3 scripts/make-nonspeech.py --wad /usr/share/games/doom/freedoom2.wad --out "$work/nonspeech"
-printf 'nonspeech +SPN+\n' > "$work/nonspeech.dict"
-"$bin" adapt "$work/nonspeech" --base "$work/en-us-directme" --only-phones +SPN+ --extra-dict "$work/nonspeech.dict" \
+# (The word "nonspeech" and its phone come from the grammar's companion dictionary.)
+"$bin" adapt "$work/nonspeech" --base "$work/en-us-directme" --only-phones +SPN+ --extra-dict grammars/directme.dict \
   --noise "$work/noise" --snr 5:20 --prior-weight 1000 --out "$work/en-us-directme-spn" --force
 for file in means variances sendump; do cp "$work/en-us-directme-spn/$file" "$work/en-us-directme/"; done
 "$bin" tune "$work/tuning.tsv" --model "$work/en-us-directme" --noise "$work/noise" --check-share 0.4 --max-false-alarms 0.025 \

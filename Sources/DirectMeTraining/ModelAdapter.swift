@@ -82,15 +82,14 @@ public struct ModelAdapter: Sendable {
 
     // The model definition in sphinxtrain's text form, and the phones to adapt alone, if asked.
     let base = options.baseModel
+    let modelDefinition = AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef"
     let textModelDefinition = work.appendingPathComponent("mdef.txt").path
     try tools.run(
-      "pocketsphinx_mdef_convert", ["-text", AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef", textModelDefinition],
-      log: work.appendingPathComponent("mdef_convert.log"))
+      "pocketsphinx_mdef_convert", ["-text", modelDefinition, textModelDefinition], log: work.appendingPathComponent("mdef_convert.log"))
     let selection = try options.onlyPhones.isEmpty
       ? nil
       : PhoneSelection(
-        phones: options.onlyPhones, modelDefinition: String(contentsOfFile: textModelDefinition, encoding: .utf8),
-        file: AcousticModelFiles.path(of: "mdef", in: base) ?? base + "/mdef")
+        phones: options.onlyPhones, modelDefinition: String(contentsOfFile: textModelDefinition, encoding: .utf8), file: modelDefinition)
     if selection != nil, options.method == .mllr {
       throw ToolError("only some phones can be adapted by MAP, not MLLR (one transform moves every mean): leave out --method mllr")
     }
@@ -273,16 +272,22 @@ public struct ModelAdapter: Sendable {
   /// The main dictionary plus the extra one, in one file (bw takes one).
   private func combinedDictionary(work: URL) throws -> String {
     guard let extra = options.extraDictionary else { return options.dictionary }
-    let combined = work.appendingPathComponent("combined.dict")
-    var text = try String(contentsOfFile: options.dictionary, encoding: .utf8)
+    return try Self.combineDictionaries(options.dictionary, adding: extra, into: work.appendingPathComponent("combined.dict"))
+  }
+
+  /// Writes `main`'s entries and then `extra`'s entries whose word (as written, "off(2)" with its
+  /// number) `main` lacks into `file`, for a program that reads one dictionary (bw,
+  /// pocketsphinx_continuous); `extra`'s comment lines are left out. Returns the file's path.
+  public static func combineDictionaries(_ main: String, adding extra: String, into file: URL) throws -> String {
+    var text = try String(contentsOfFile: main, encoding: .utf8)
     if !text.hasSuffix("\n") { text += "\n" }
-    let known = try Self.words(in: [options.dictionary])
+    let known = Set(text.split(separator: "\n").compactMap { $0.split(separator: " ", maxSplits: 1).first.map(String.init) })
     for line in try String(contentsOfFile: extra, encoding: .utf8).split(separator: "\n") {
-      guard let word = line.split(separator: " ").first, !known.contains(String(word)) else { continue }
+      guard let word = line.split(separator: " ", maxSplits: 1).first, !word.hasPrefix("#"), !known.contains(String(word)) else { continue }
       text += line + "\n"
     }
-    try text.write(to: combined, atomically: true, encoding: .utf8)
-    return combined.path
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    return file.path
   }
 
   private func extractFeatures(

@@ -37,9 +37,9 @@ public struct PhoneSelection: Sendable, Equatable {
         continue
       }
       // A phone line: base, left, right, position, attribute, transition matrix, states..., N.
-      guard fields.count >= 8, fields.last == "N", basesExpected != nil else { continue }
+      guard fields.count >= 8, fields.last == "N", let expected = basesExpected else { continue }
       let base = String(first)
-      if basePhones.count < basesExpected!, fields[1] == "-", fields[2] == "-" { basePhones.append(base) }
+      if basePhones.count < expected, fields[1] == "-", fields[2] == "-" { basePhones.append(base) }
       guard wanted.contains(base) else { continue }
       for state in fields[6..<(fields.count - 1)] {
         guard let id = Int(state) else { throw ToolError("\(file): not a text model definition (state '\(state)')") }

@@ -149,7 +149,9 @@ struct LiveBench: ParsableCommand {
           ? [] : AcousticModelFiles.path(of: "mdef", in: folder).map { ["-mdef", $0] } ?? []
         // pocketsphinx_continuous reads one dictionary: the grammar's companion (its words the
         // main dictionary lacks, such as "nonspeech") is added to a copy of the main one.
-        let dictionary = try combinedDictionary(grammar: grammar, folder: cache)
+        let dictionary = try RecognizerConfiguration.companionDictionary(of: grammar).map {
+          try ModelAdapter.combineDictionaries(self.recognizer.dict, adding: $0, into: cache.appendingPathComponent("grammar-and-companion.dict"))
+        } ?? self.recognizer.dict
         let fourWords = cache.appendingPathComponent("four-directions.gram")
         try "#JSGF V1.0;\ngrammar directions;\npublic <direction> = up | down | left | right;\n"
           .write(to: fourWords, atomically: true, encoding: .utf8)
@@ -229,22 +231,6 @@ struct LiveBench: ParsableCommand {
   static var executable: String { Resources.executable.deletingLastPathComponent().appendingPathComponent("directme").path }
 
   /// Sequences and single commands with pauses of 0.2-3 s, at least `longMinutes` long.
-  /// The main dictionary with the grammar's companion dictionary's entries it lacks, in `folder`
-  /// (the main one as it is when the grammar has no companion).
-  private func combinedDictionary(grammar: String, folder: URL) throws -> String {
-    guard let companion = RecognizerConfiguration.companionDictionary(of: grammar) else { return self.recognizer.dict }
-    var text = try String(contentsOfFile: self.recognizer.dict, encoding: .utf8)
-    if !text.hasSuffix("\n") { text += "\n" }
-    let known = Set(text.split(separator: "\n").compactMap { $0.split(separator: " ", maxSplits: 1).first.map(String.init) })
-    for line in try String(contentsOfFile: companion, encoding: .utf8).split(separator: "\n") {
-      guard let word = line.split(separator: " ", maxSplits: 1).first, !word.hasPrefix("#"), !known.contains(String(word)) else { continue }
-      text += line + "\n"
-    }
-    let combined = folder.appendingPathComponent("grammar-and-companion.dict")
-    try text.write(to: combined, atomically: true, encoding: .utf8)
-    return combined.path
-  }
-
   private func longRecording(builder: CorpusBuilder, folder: URL) throws -> (path: String, seconds: Double) {
     let path = folder.appendingPathComponent("long-\(Int(longMinutes * 60))s.wav").path
     if FileManager.default.fileExists(atPath: path), let samples = try? Tools.samples(path) {
