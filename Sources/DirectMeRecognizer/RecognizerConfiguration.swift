@@ -51,7 +51,12 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// measured 2026-11-27 (`directme-bench accuracy`, `directme replay` of a 5.1-minute
   /// recording): `-ds 2` (codebooks scored every other frame) checking speakers 92.4% / 4.3%
   /// -> 89.6% / 5.3% for a replay at most 5% faster (6.60-6.70 s against 6.69-7.06 s), `-topn
-  /// 2` (two codewords per codebook) -> 90.4% / 5.1%, no faster (6.92-7.05 s). Word exits
+  /// 2` (two codewords per codebook) -> 90.4% / 5.1%, no faster (6.92-7.05 s); `-topn 8`
+  /// (2026-12-02, the train, dev and noise parts, 4,268 items): 60 items gained, 80 lost
+  /// (checking speakers 97.1 -> 96.3% of items, babble 10 / 5 dB 66.3 / 59.0 -> 69.1 / 56.7%,
+  /// other words in noise moving the ninja 10.1 -> 12.8%), and the 5.1-minute recording's
+  /// replay 6.8 -> 12.9 s (its scorer takes four codewords; others fall back to pocketsphinx's
+  /// own scoring). Word exits
   /// within 1e-40 of the frame's best (`-wbeam`; 1e-60 before): with ~325 other words in
   /// parallel each frame's word exits, their history entries and grammar transitions were a
   /// quarter of a replay's time, and the best paths lie far inside that beam: of the 8,341
