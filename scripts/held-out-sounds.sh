@@ -3,7 +3,7 @@
 #
 #   scripts/held-out-sounds.sh [OUT] [DIRECTME]   (OUT: build/held-out; DIRECTME: .build/release/directme)
 #
-# Downloads four Debian packages' data without installing them (apt-get download, dpkg-deb -x into OUT)
+# Downloads five Debian packages' data without installing them (apt-get download, dpkg-deb -x into OUT)
 # and scores their sound effects with `directme score` (none holds a command, so every instruction
 # is a false alarm):
 #   - minetest-data: Minetest's sound effects (109 files: footsteps, water, doors, tools, digging).
@@ -18,10 +18,15 @@
 #   - scratch's sound library (114 recordings): its people's sounds (coughs, sneezes, laughs,
 #     screams, a baby crying, footsteps, a finger snap, a slurp) apart from the rest (animals,
 #     instruments, music loops, effects, singing).
+#   - openclonk-data's sound library (Sound.ocg, a C4Group archive read by scripts/c4group-extract.py):
+#     its clonks' voices (four characters, CC-BY 3.0) split into people's sounds that are not words
+#     (hurt, death, shock, scream and laughter sounds: 50) and babbled speech in no language
+#     (confirm, decline, doubt, evil laughs and singing: 40), apart from the rest of the library
+#     (animals, hits, fire, water, machines, weapons, a clonk's steps, digging and breathing; 309).
 #   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
-#   - the death cries, the grunts and cries, and Scratch's people's sounds again, each within 0.5 s of a
+#   - the death cries, the grunts and cries, OpenClonk's clonks' cries and Scratch's people's sounds again, each within 0.5 s of a
 #     room's quiet (OUT/in-room), as a microphone hears them between stretches of the room.
 # Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
 # benchmark's sounds carries over (give DIRECTME to score another build on the same files). Needs
@@ -62,6 +67,11 @@ fetch minetest-data
 fetch megaglest-data
 fetch hedgewars-data
 fetch scratch
+fetch openclonk-data
+if [ ! -d "$out/openclonk" ]; then
+  python3 scripts/c4group-extract.py "$out/openclonk-data/usr/share/games/openclonk/Sound.ocg" "$out/openclonk.part" >/dev/null
+  mv "$out/openclonk.part" "$out/openclonk"
+fi
 sounds() { find "$1" -type f \( -iname '*.ogg' -o -iname '*.wav' -o -iname '*.mp3' \); }
 minetest=$(sounds "$out/minetest-data/usr/share/games/minetest" | labels minetest)
 units=$(sounds "$out/megaglest-data/usr/share/games/megaglest" | grep -v -e /tilesets/ -e /music/ -e _ack -e _select)
@@ -90,6 +100,11 @@ cries=$(echo "$voices" | grep -E "$vocal" | labels hedgewars-cries)
 library=$(sounds "$out/scratch/usr/share/scratch/Media/Sounds")
 people=$(echo "$library" | grep /Human/ | labels scratch-people)
 others=$(echo "$library" | grep -v /Human/ | labels scratch-others)
+clonk=$(sounds "$out/openclonk")
+skins='/Clonk\.ocg/Skin\.ocg/'
+clonk_cries=$(echo "$clonk" | grep -E "$skins" | grep -E '/(Hurt|Die|Shock|Scream|Laughter)[0-9]*\.(wav|ogg)$' | labels openclonk-cries)
+clonk_babble=$(echo "$clonk" | grep -E "$skins" | grep -v -E '/(Hurt|Die|Shock|Scream|Laughter)[0-9]*\.(wav|ogg)$' | labels openclonk-babble)
+clonk_others=$(echo "$clonk" | grep -v -E "$skins" | labels openclonk-others)
 effects=$(echo "$units" | grep -v -e attack -e _die | labels megaglest-effects)
 attacks=$(echo "$units" | grep -e attack | labels megaglest-attacks)
 deaths=$(echo "$units" | grep -e _die | labels megaglest-deaths)
@@ -103,6 +118,9 @@ score "Hedgewars' voices: phrases" "$phrases"
 score "Hedgewars' voices: grunts, cries, coughs" "$cries"
 score "Scratch's people (coughs, sneezes, laughs)" "$people"
 score "Scratch's other sounds" "$others"
+score "OpenClonk's clonks: cries, screams, laughs" "$clonk_cries"
+score "OpenClonk's clonks: babbled speech" "$clonk_babble"
+score "OpenClonk's other sounds" "$clonk_others"
 
 # The sounds of people again, each between 0.5 s of a room's quiet (white noise at -65 dBFS) as a
 # microphone hears them, not as the game's file starts and ends with the sound: several rules
@@ -128,3 +146,4 @@ in_room() { # name, labels file -> labels file of the padded copies
 score "in a room: MegaGlest's death cries" "$(in_room megaglest-deaths "$deaths")"
 score "in a room: Hedgewars' grunts, cries, coughs" "$(in_room hedgewars-cries "$cries")"
 score "in a room: Scratch's people (no MP3s)" "$(in_room scratch-people "$people")"
+score "in a room: OpenClonk's clonks' cries" "$(in_room openclonk-cries "$clonk_cries")"
