@@ -22,12 +22,13 @@
 #     its clonks' voices (four characters, CC-BY 3.0) split into people's sounds that are not words
 #     (hurt, death, shock, scream and laughter sounds: 50) and babbled speech in no language
 #     (confirm, decline, doubt, evil laughs and singing: 40), apart from the rest of the library
-#     (animals, hits, fire, water, machines, weapons, a clonk's steps, digging and breathing; 309).
+#     (animals, hits, fire, water, machines, weapons, a clonk's steps, digging and breathing; 307).
 #   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
-#   - the death cries, the grunts and cries, OpenClonk's clonks' cries and Scratch's people's sounds again, each within 0.5 s of a
-#     room's quiet (OUT/in-room), as a microphone hears them between stretches of the room.
+#   - the death cries, the grunts and cries, OpenClonk's clonks' cries and Scratch's people's sounds
+#     again, each within 0.5 s of a room's quiet (OUT/in-room), as a microphone hears them between
+#     stretches of the room.
 # Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
 # benchmark's sounds carries over (give DIRECTME to score another build on the same files). Needs
 # `directme` built (swift build -c release) and network access to the Debian mirror.
