@@ -47,12 +47,16 @@ def files(path):
             sys.exit(f"{path}: corrupt OpenClonk group (no group header at {prefix or 'its start'})")
         (count,) = struct.unpack("<i", header[36:40])
         contents = base + HEADER + ENTRY * count
+        if count < 0 or contents > len(data):
+            sys.exit(f"{path}: corrupt OpenClonk group ({prefix or 'its top group'} lists {count} entries past its end)")
         for index in range(count):
             entry = data[base + HEADER + ENTRY * index : base + HEADER + ENTRY * (index + 1)]
             name = entry[:260].split(b"\0")[0].decode("latin-1")
             _, child, size, _, offset = struct.unpack("<iiIII", entry[260:280])
             if "/" in name or name in ("", ".", ".."):
                 sys.exit(f"{path}: corrupt OpenClonk group (entry name {name!r})")
+            if contents + offset + (0 if child else size) > len(data):
+                sys.exit(f"{path}: corrupt OpenClonk group ({prefix + name} lies past the archive's end)")
             if child:
                 read(contents + offset, prefix + name + "/")
             else:

@@ -6,6 +6,11 @@ import Testing
 struct C4GroupExtractTests {
   static let script = TestSupport.repositoryRoot.appendingPathComponent("scripts/c4group-extract.py").path
 
+  /// Runs the script with `arguments` (archive, folder, pattern).
+  static func extract(_ arguments: String...) throws -> TestSupport.Run {
+    try TestSupport.run(["python3", script] + arguments)
+  }
+
   /// Writes a group as OpenClonk does (Python: the format's inverse, written apart from the
   /// reader): "Sound.ocg" holding "Hurt1.wav" and a child group "Clonk.ocg" holding "Die1.ogg".
   static let writer = """
@@ -40,13 +45,13 @@ struct C4GroupExtractTests {
     let made = try TestSupport.run(["python3", "-c", Self.writer, archive.path])
     try #require(made.status == 0, "\(made.stderr)")
     let all = folder.appendingPathComponent("all")
-    let result = try TestSupport.run(["python3", Self.script, archive.path, all.path])
+    let result = try Self.extract(archive.path, all.path)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "\(archive.path): 2 files written under \(all.path)\n")
     #expect(try Data(contentsOf: all.appendingPathComponent("Hurt1.wav")) == Data("hurt!".utf8))
     #expect(try Data(contentsOf: all.appendingPathComponent("Clonk.ocg/Die1.ogg")) == Data("die".utf8))
     let some = folder.appendingPathComponent("some")
-    let chosen = try TestSupport.run(["python3", Self.script, archive.path, some.path, #"Clonk\.ocg/"#])
+    let chosen = try Self.extract(archive.path, some.path, #"Clonk\.ocg/"#)
     #expect(chosen.status == 0)
     #expect(FileManager.default.fileExists(atPath: some.appendingPathComponent("Clonk.ocg/Die1.ogg").path))
     #expect(!FileManager.default.fileExists(atPath: some.appendingPathComponent("Hurt1.wav").path))
@@ -61,7 +66,7 @@ struct C4GroupExtractTests {
     let bad = folder.appendingPathComponent("Sound.ocg")
     try "not a group".write(to: bad, atomically: true, encoding: .utf8)
     let out = folder.appendingPathComponent("out")
-    let result = try TestSupport.run(["python3", Self.script, bad.path, out.path])
+    let result = try Self.extract(bad.path, out.path)
     #expect(result.status != 0)
     #expect(result.stderr == "\(bad.path): not an OpenClonk group (C4Group) file\n", "\(result.stderr)")
     // gzip's magic changed as OpenClonk does, but what it holds is no group.
@@ -70,11 +75,11 @@ struct C4GroupExtractTests {
       "import gzip,sys; d=bytearray(gzip.compress(b'x'*300)); d[:2]=b'\\x1e\\x8c'; open(sys.argv[1],'wb').write(d)", bad.path,
     ])
     try #require(made.status == 0, "\(made.stderr)")
-    let corrupt = try TestSupport.run(["python3", Self.script, bad.path, out.path])
+    let corrupt = try Self.extract(bad.path, out.path)
     #expect(corrupt.status != 0)
     #expect(corrupt.stderr == "\(bad.path): corrupt OpenClonk group (no group header at its start)\n", "\(corrupt.stderr)")
     let missing = folder.appendingPathComponent("none.ocg").path
-    let none = try TestSupport.run(["python3", Self.script, missing, out.path])
+    let none = try Self.extract(missing, out.path)
     #expect(none.status != 0 && none.stderr.hasPrefix(missing + ": cannot read the group"))
     #expect(!FileManager.default.fileExists(atPath: out.path))
   }
