@@ -44,6 +44,15 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// How far below the best (natural log, >= 0).
     public var gap: Double
     public var words: [Word]
+    /// Which reading it is (`Reading`), when the final pass weighed command words.
+    public var reading: Reading?
+  }
+  /// What a reading is: the commands reading (its command words carry a `margin`) or the
+  /// other words' reading it was weighed against. The higher score comes first, so the
+  /// commands reading may be an alternate, even when it was acted on.
+  public enum Reading: String, Codable, Hashable, Sendable {
+    case commands
+    case otherWords = "other_words"
   }
   public struct RescueReport: Codable, Hashable, Sendable {
     public var heard: String
@@ -62,6 +71,8 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var confidence: Double?
     public var score: Double
     public var words: [Word]
+    /// Which reading `words` is (`Reading`), when the final pass weighed command words.
+    public var reading: Reading?
     public var alternates: [Alternate]
     public var rescues: [RescueReport]
     public var rejection: RejectionReport?
@@ -137,6 +148,10 @@ public struct FileReport: Codable, Hashable, Sendable {
     let result = utterance.result
     let best = result.bestTranscription
     let interpretation = utterance.interpretation
+    let commands = result.transcriptions.firstIndex { $0.segments.contains { $0.margin != nil } }
+    func reading(_ index: Int) -> Reading? {
+      commands.map { $0 == index ? .commands : .otherWords }
+    }
     return UtteranceReport(
       transcript: best.formattedString,
       start: result.start.rounded(to: 3),
@@ -144,10 +159,11 @@ public struct FileReport: Codable, Hashable, Sendable {
       confidence: result.confidence?.rounded(to: 3),
       score: best.score.rounded(to: 3),
       words: words(best),
-      alternates: result.alternates.map {
+      reading: result.transcriptions.isEmpty ? nil : reading(0),
+      alternates: zip(result.alternates.indices, result.alternates).map { index, alternate in
         Alternate(
-          transcript: $0.formattedString, score: $0.score.rounded(to: 3),
-          gap: (best.score - $0.score).rounded(to: 3), words: words($0))
+          transcript: alternate.formattedString, score: alternate.score.rounded(to: 3),
+          gap: (best.score - alternate.score).rounded(to: 3), words: words(alternate), reading: reading(index))
       },
       rescues: interpretation.rescues.map {
         RescueReport(heard: $0.heard, taken: $0.taken, alternate: $0.alternate, scoreGap: $0.scoreGap.rounded(to: 3))

@@ -25,6 +25,9 @@ struct ReportTests {
     #expect(utterances.first?["start"] as? Double == 0.8)
     let alternates = try #require(utterances.first?["alternates"] as? [[String: Any]])
     #expect(alternates.first?["transcript"] as? String == "down")
+    // No reading carries a margin (not a final pass that weighed commands): which is which is not said.
+    #expect(utterances.first?["reading"] == nil)
+    #expect(alternates.first?["reading"] == nil)
     let rescues = try #require(utterances.first?["rescues"] as? [[String: Any]])
     #expect(rescues.first?["heard"] as? String == "drown")
     #expect(rescues.first?["taken"] as? String == "down")
@@ -56,9 +59,28 @@ struct ReportTests {
     #expect(signal["dynamic_range"] as? Double == 17.5)
     #expect(signal["background_voicing"] as? Double == 0.25)
     #expect(signal["longest_voiced"] as? Double == 0.12)
+    // Each reading says which it is: here the commands reading is the best one.
+    #expect(first["reading"] as? String == "commands")
+    #expect((first["alternates"] as? [[String: Any]])?.map { $0["reading"] as? String } == ["other_words"])
     // A word of the other reading carries none of it.
     let of = try #require(readings.joined().first { $0["word"] as? String == "of" })
     #expect(of["voiced"] == nil && of["margin"] == nil)
+  }
+
+  @Test("replay JSON names the commands reading when the other words' reading scored higher")
+  func commandsReadingAsAlternate() throws {
+    let up = WordSegment(word: "up", start: 0.2, end: 0.5, score: -30, margin: 8)
+    let other = Transcription(segments: [WordSegment(word: "of", start: 0.2, end: 0.5, score: -20)], score: -50)
+    let result = RecognitionResult(transcriptions: [other, Transcription(segments: [up], score: -70)], start: 0, end: 1)
+    let utterance = Utterance(result: result, interpretation: Interpreter().interpret(result), emittedAt: 1)
+    let line = FileReport(file: "a.wav", result: StreamResult(utterances: [utterance], duration: 1)).jsonLine()
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let first = try #require((object["utterances"] as? [[String: Any]])?.first)
+    #expect(first["transcript"] as? String == "of")
+    #expect(first["reading"] as? String == "other_words")
+    let alternates = try #require(first["alternates"] as? [[String: Any]])
+    #expect(alternates.map { $0["reading"] as? String } == ["commands"])
+    #expect(alternates.first?["transcript"] as? String == "up")
   }
 
   @Test("score text shows the rates and the confusion matrix")
