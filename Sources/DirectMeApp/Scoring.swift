@@ -56,7 +56,8 @@ public struct ScoreRun {
           messages = warnings.map { "directme: warning: \($0)" }
           scored = ScoredRecording(
             path: recording.path, expected: recording.expected, recognized: result.directions,
-            transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
+            // What was acted on, where a command was (see `RecognitionResult.shownReading`).
+            transcripts: result.utterances.map { $0.result.shownReading(acted: !$0.interpretation.instructions.isEmpty).formattedString },
             rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken))
         case .failure(let error):
           messages = ["directme: error: \(error) (\(labels) line \(recording.line))"]

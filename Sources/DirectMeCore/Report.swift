@@ -148,7 +148,7 @@ public struct FileReport: Codable, Hashable, Sendable {
     let result = utterance.result
     let best = result.bestTranscription
     let interpretation = utterance.interpretation
-    let commands = result.transcriptions.firstIndex { $0.segments.contains { $0.margin != nil } }
+    let commands = result.commandsReadingIndex
     func reading(_ index: Int) -> Reading? {
       commands.map { $0 == index ? .commands : .otherWords }
     }
@@ -216,10 +216,16 @@ public enum TextReport {
     let transcript =
       !best.formattedString.isEmpty
       ? "\"\(best.formattedString)\"" : interpretation.rejection == .noCommand ? "(no words)" : "(silence)"
-    lines.append("  \(span): \(transcript)\(confidence)")
+    // Which reading is which, when the final pass weighed commands against other words.
+    let commands = result.commandsReadingIndex
+    func kind(_ index: Int) -> String? {
+      commands.map { $0 == index ? "commands" : "other words" }
+    }
+    lines.append("  \(span): \(transcript)\(kind(0).map { " (\($0))" } ?? "")\(confidence)")
     for (index, alternate) in result.alternates.prefix(alternates).enumerated() {
       let gap = (best.score - alternate.score).formatted(digits: 2)
-      lines.append("      alternate \(index + 1): \"\(alternate.formattedString)\" (gap \(gap))")
+      let label = [kind(index + 1), "gap \(gap)"].compactMap { $0 }.joined(separator: ", ")
+      lines.append("      alternate \(index + 1): \"\(alternate.formattedString)\" (\(label))")
     }
     for rescue in interpretation.rescues {
       lines.append(

@@ -88,7 +88,8 @@ public struct Stage: Sendable {
       // decision was made (a new utterance starts after the early one's ended).
       let continues = lastUtterance.map { $0.isEarly && utterance.result.start <= $0.emittedAt + 1e-6 } ?? false
       utteranceDirections = (continues ? utteranceDirections : []) + utterance.interpretation.directions
-      let heard = utterance.result.bestTranscription.formattedString
+      // What was acted on, not the other words' reading that scored higher.
+      let heard = utterance.result.shownReading(acted: !utterance.interpretation.instructions.isEmpty).formattedString
       utteranceTranscript = continues ? [utteranceTranscript, heard].filter { !$0.isEmpty }.joined(separator: " ") : heard
       lastUtterance = utterance
       return utterance.interpretation.instructions.map { animator.enqueue($0.direction, at: time) }

@@ -173,7 +173,20 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   /// The reading that holds the commands and their margins, when the recognizer decoded
   /// with commands and other words apart.
   public var commandsReading: Transcription? {
-    transcriptions.first { $0.segments.contains { $0.margin != nil } }
+    commandsReadingIndex.map { transcriptions[$0] }
+  }
+
+  /// Where `commandsReading` is among `transcriptions` (best score first: an alternate when
+  /// the other words' reading scored higher, even if a command was acted on).
+  public var commandsReadingIndex: Int? {
+    transcriptions.firstIndex { $0.segments.contains { $0.margin != nil } }
+  }
+
+  /// The reading to show as heard: the commands reading when a command was acted on (the
+  /// other words' reading may have scored higher: "of" shown while the ninja went up), else
+  /// the best one.
+  public func shownReading(acted: Bool) -> Transcription {
+    acted ? commandsReading ?? bestTranscription : bestTranscription
   }
 
   /// The best transcription; empty when nothing was recognized.

@@ -81,6 +81,10 @@ struct ReportTests {
     let alternates = try #require(first["alternates"] as? [[String: Any]])
     #expect(alternates.map { $0["reading"] as? String } == ["commands"])
     #expect(alternates.first?["transcript"] as? String == "up")
+    // The text report labels them too.
+    let text = TextReport.lines(for: utterance)
+    #expect(text[0].hasSuffix(": \"of\" (other words)"), "\(text)")
+    #expect(text[1] == "      alternate 1: \"up\" (commands, gap 20.00)", "\(text)")
   }
 
   @Test("score text shows the rates and the confusion matrix")

@@ -27,6 +27,26 @@ struct StageTests {
     #expect(!stage.isAnimating(at: 11.0))
   }
 
+  @Test("a command acted on shows the commands reading as heard, not the other words' reading that scored higher")
+  func commandsReadingShown() throws {
+    var stage = Stage(
+      animator: Animator(bounds: Size(width: 800, height: 600), spriteSize: Size(width: 64, height: 64)),
+      isListening: true)
+    let up = WordSegment(word: "up", start: 0.2, end: 0.5, score: -30, margin: 60, voiced: 0.2, loud: 0.2)
+    let other = Transcription(segments: [WordSegment(word: "of", start: 0.2, end: 0.5, score: -20)], score: -50)
+    let result = RecognitionResult(transcriptions: [other, Transcription(segments: [up], score: -70)], start: 0, end: 1)
+    let acted = Utterance(result: result, interpretation: Interpreter().interpret(result), emittedAt: 1)
+    try #require(acted.interpretation.directions == [.up])
+    stage.apply(.final(acted), at: 2)
+    #expect(stage.scene(at: 2).lastTranscript == "up")
+    // Refused, the best reading is what was heard.
+    var refused = acted
+    refused.interpretation.instructions = []
+    refused.interpretation.rejection = .notACommand(heard: ["of"])
+    stage.apply(.final(refused), at: 3)
+    #expect(stage.scene(at: 3).lastTranscript == "of")
+  }
+
   @Test("frames of a move look alike only while the ninja stays on the same pixel and nothing else changes")
   func looksLike() {
     var stage = Stage(
