@@ -56,8 +56,7 @@ public struct ScoreRun {
           messages = warnings.map { "directme: warning: \($0)" }
           scored = ScoredRecording(
             path: recording.path, expected: recording.expected, recognized: result.directions,
-            // What was acted on, where a command was (see `RecognitionResult.shownReading`).
-            transcripts: result.utterances.map { $0.result.shownReading(acted: !$0.interpretation.instructions.isEmpty).formattedString },
+            transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
             rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken))
         case .failure(let error):
           messages = ["directme: error: \(error) (\(labels) line \(recording.line))"]
