@@ -53,6 +53,14 @@ public struct FileReport: Codable, Hashable, Sendable {
   public enum Reading: String, Codable, Hashable, Sendable {
     case commands
     case otherWords = "other_words"
+
+    /// As `replay`'s text names it.
+    public var label: String {
+      switch self {
+      case .commands: "commands"
+      case .otherWords: "other words"
+      }
+    }
   }
   public struct RescueReport: Codable, Hashable, Sendable {
     public var heard: String
@@ -148,10 +156,6 @@ public struct FileReport: Codable, Hashable, Sendable {
     let result = utterance.result
     let best = result.bestTranscription
     let interpretation = utterance.interpretation
-    let commands = result.commandsReadingIndex
-    func reading(_ index: Int) -> Reading? {
-      commands.map { $0 == index ? .commands : .otherWords }
-    }
     return UtteranceReport(
       transcript: best.formattedString,
       start: result.start.rounded(to: 3),
@@ -159,11 +163,11 @@ public struct FileReport: Codable, Hashable, Sendable {
       confidence: result.confidence?.rounded(to: 3),
       score: best.score.rounded(to: 3),
       words: words(best),
-      reading: result.transcriptions.isEmpty ? nil : reading(0),
+      reading: result.reading(at: 0),
       alternates: zip(result.alternates.indices, result.alternates).map { index, alternate in
         Alternate(
           transcript: alternate.formattedString, score: alternate.score.rounded(to: 3),
-          gap: (best.score - alternate.score).rounded(to: 3), words: words(alternate), reading: reading(index))
+          gap: (best.score - alternate.score).rounded(to: 3), words: words(alternate), reading: result.reading(at: index))
       },
       rescues: interpretation.rescues.map {
         RescueReport(heard: $0.heard, taken: $0.taken, alternate: $0.alternate, scoreGap: $0.scoreGap.rounded(to: 3))
@@ -194,6 +198,14 @@ public struct FileReport: Codable, Hashable, Sendable {
   }
 }
 
+extension RecognitionResult {
+  /// Which reading `transcriptions[index]` is, when the final pass weighed command words
+  /// (nil otherwise: no reading carries a margin).
+  func reading(at index: Int) -> FileReport.Reading? {
+    commandsReadingIndex.map { $0 == index ? .commands : .otherWords }
+  }
+}
+
 extension Double {
   /// Rounded to `digits` decimals.
   public func rounded(to digits: Int) -> Double {
@@ -217,14 +229,10 @@ public enum TextReport {
       !best.formattedString.isEmpty
       ? "\"\(best.formattedString)\"" : interpretation.rejection == .noCommand ? "(no words)" : "(silence)"
     // Which reading is which, when the final pass weighed commands against other words.
-    let commands = result.commandsReadingIndex
-    func kind(_ index: Int) -> String? {
-      commands.map { $0 == index ? "commands" : "other words" }
-    }
-    lines.append("  \(span): \(transcript)\(kind(0).map { " (\($0))" } ?? "")\(confidence)")
+    lines.append("  \(span): \(transcript)\(result.reading(at: 0).map { " (\($0.label))" } ?? "")\(confidence)")
     for (index, alternate) in result.alternates.prefix(alternates).enumerated() {
       let gap = (best.score - alternate.score).formatted(digits: 2)
-      let label = [kind(index + 1), "gap \(gap)"].compactMap { $0 }.joined(separator: ", ")
+      let label = [result.reading(at: index + 1)?.label, "gap \(gap)"].compactMap { $0 }.joined(separator: ", ")
       lines.append("      alternate \(index + 1): \"\(alternate.formattedString)\" (\(label))")
     }
     for rescue in interpretation.rescues {
