@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 command -v valgrind >/dev/null || { echo "leak-check: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
-swift build -c release --product directme
+scripts/release-build.sh directme
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 files=()

@@ -24,8 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --voices
 . scripts/env.sh
-swift build -c release --product directme
-swift build -c release --product directme-bench
+scripts/release-build.sh directme directme-bench
 bin=.build/release/directme
 bench=.build/release/directme-bench
 work=build/model

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 . scripts/env.sh
-swift build -c release --product directme
+scripts/release-build.sh directme
 if ! pactl info >/dev/null 2>&1; then
   echo "run: no PulseAudio server answering; starting one (pulseaudio --start)" >&2
   pulseaudio --start --exit-idle-time=-1 || true
