@@ -21,6 +21,8 @@ bench=".build/release/directme-bench"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
 [ -x "$bench" ] || { echo "held-out-babble: $bench: not built (swift build -c release)" >&2; exit 1; }
 [ -x "$directme" ] || { echo "held-out-babble: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
+# DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
+read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 [ -f "$train/labels.tsv" ] || { echo "held-out-babble: $train: no training set (labels.tsv) there" >&2; exit 1; }
 python3 -c 'import numpy' 2>/dev/null || { echo "held-out-babble: needs numpy (pip install numpy)" >&2; exit 1; }
 mkdir -p "$out"
@@ -34,5 +36,5 @@ if [ ! -f "$out/labels-5.tsv" ]; then
 fi
 
 for snr in 10 5; do
-  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "babble at $snr dB"
+  "$directme" score "${score_options[@]}" "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "babble at $snr dB"
 done

@@ -23,6 +23,8 @@ bench=".build/release/directme-bench"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
 [ -x "$bench" ] || { echo "held-out-noise: $bench: not built (swift build -c release)" >&2; exit 1; }
 [ -x "$directme" ] || { echo "held-out-noise: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
+# DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
+read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 [ -f "$train/labels.tsv" ] || { echo "held-out-noise: $train: no training set (labels.tsv) there" >&2; exit 1; }
 command -v sox >/dev/null || { echo "held-out-noise: needs sox (scripts/setup.sh installs it)" >&2; exit 1; }
 python3 -c 'import numpy' 2>/dev/null || { echo "held-out-noise: needs numpy (pip install numpy)" >&2; exit 1; }
@@ -61,6 +63,6 @@ if [ ! -f "$out/alone/labels.tsv" ]; then
 fi
 
 for snr in 10 5; do
-  "$directme" score "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience at $snr dB"
+  "$directme" score "${score_options[@]}" "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience at $snr dB"
 done
-"$directme" score "$out/alone/labels.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience alone"
+"$directme" score "${score_options[@]}" "$out/alone/labels.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience alone"

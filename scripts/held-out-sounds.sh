@@ -39,6 +39,8 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 directme="${2:-.build/release/directme}"
 [ -x "$directme" ] || { echo "held-out-sounds: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
+# DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
+read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 
 fetch() { # package -> unpacked under $out/$package
   local package="$1"
@@ -60,7 +62,7 @@ labels() { # name, then paths on stdin
 
 score() { # name, labels file
   local rate
-  rate=$("$directme" score "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
+  rate=$("$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
   printf '%-48s %s\n' "$1" "$rate"
 }
 

@@ -9,6 +9,8 @@
 #
 # The files are made once, under OUT/held-out, OUT/held-out-babble and OUT/held-out-noise, and
 # reused; give DIRECTME to score another build on the same files. About 9 minutes on 2 cores.
+# DIRECTME_SCORE_OPTIONS ("--model DIR --grammar FILE", any `directme score` options) scores
+# a candidate model, grammar or detector with the same build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 directme="${1:-.build/release/directme}"
