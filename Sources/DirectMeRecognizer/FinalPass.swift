@@ -164,7 +164,9 @@ extension PocketSphinxRecognizer {
     /// The final decoder's searches besides the public rule: built when the grammar loads...
     static let finalRules = [commands, direction, garbage, carriedDirection, carriedGarbage]
     /// ...and built the first time a stretch needs them.
-    static let deferredFinalRules = [garbageWords, directionWords]
+    static let deferredFinalRules = [garbageWords, directionWords, garbageSpeech]
+    /// Experiment (stop 91): one other word, "nonspeech" left out.
+    static let garbageSpeech = "garbage_speech"
   }
 
   /// The senone scores of the stretches of one utterance decoded so far (by sample range):
@@ -248,6 +250,24 @@ extension PocketSphinxRecognizer {
       scores[range] = kept
       return (reading, true)
     }
+  }
+
+  /// Experiment (stop 91): `DIRECTME_REVERB_FALL` seconds.
+  static let reverbFall: Double? = ProcessInfo.processInfo.environment["DIRECTME_REVERB_FALL"].flatMap(Double.init)
+
+  /// How long (seconds) the sound takes to fall after a word's loud part: from the first frame
+  /// after its loudest that is 10 dB under it, to 30 dB under it or 3 dB over the utterance's
+  /// background.
+  static func fall(after word: ClosedRange<Double>, energies: [Double]) -> Double {
+    guard !energies.isEmpty else { return 0 }
+    let frames = Self.frames(of: word, from: 0, count: energies.count)
+    let peak = frames.max { energies[$0] < energies[$1] }!
+    let floor = max(energies[peak] - 30, SignalEvidence.background(sortedEnergies: energies.sorted()) + 3)
+    var start = peak
+    while start < energies.count && energies[start] > energies[peak] - 10 { start += 1 }
+    var end = start
+    while end < energies.count && energies[end] > floor { end += 1 }
+    return Double(end - start) / 100
   }
 
   static let sampleRate = 16_000
@@ -404,6 +424,14 @@ extension PocketSphinxRecognizer {
       var searches = carried ? (Search.carriedDirection, Search.carriedGarbage) : (Search.direction, Search.garbage)
       var command = try scores.decode(stretch, search: searches.0, on: decoder)
       var other = try scores.decode(stretch, search: searches.1, on: decoder)
+      // Experiment (stop 91): a command word whose sound dies away slowly (a room's reverberation)
+      // is weighed against other words, not against "nonspeech".
+      if let fallLimit = Self.reverbFall, searches.1 == Search.garbage, finalSearches.contains(Search.garbageSpeech),
+        other?.segments.contains(where: { $0.word == "nonspeech" }) == true,
+        Self.fall(after: first.start...last.end, energies: energies) >= fallLimit
+      {
+        other = try scores.decode(stretch, search: Search.garbageSpeech, on: decoder)
+      }
       // A lone "go" before the command ("go up") is carried only when the carried reading
       // is clearly the better one, the other words are not "go" alone (or "go go"), and the
       // command is a syllable of its own (`dip`): a "go" said alone, read as "go" and a
