@@ -14,7 +14,13 @@ the tempo kept), with 0.5 s of a room's quiet before and after it (white noise, 
 microphone hears a short sound between pauses. The labels file gives each the transcript
 "nonspeech" (path<TAB><TAB>nonspeech<TAB>freedoom).
 
+With --aard instead of --wad: Sauerbraten's "aard" player sounds (Debian's cube2-data,
+packages/sounds/aard: pain1-6, die1-2, grunt1-2, public domain, made by aard with his own voice),
+each cut to its first 3 s and written the same way (transcript "nonspeech", speaker "aard"), for
+the phone's second adaptation (stop 91's candidate; see the model README).
+
 Usage: scripts/make-nonspeech.py --wad /usr/share/games/doom/freedoom2.wad --out build/model/nonspeech
+       scripts/make-nonspeech.py --aard .../cube2/packages/sounds/aard --out build/model/nonspeech-aard
 """
 import argparse, os, struct, subprocess, sys, tempfile, wave
 
@@ -54,9 +60,14 @@ def lumps(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--wad", required=True, help="Freedoom's freedoom2.wad")
+    parser.add_argument("--wad", help="Freedoom's freedoom2.wad")
+    parser.add_argument("--aard", help="Sauerbraten's packages/sounds/aard folder (instead of --wad)")
     parser.add_argument("--out", required=True, help="folder for the recordings and labels.tsv")
     args = parser.parse_args()
+    if (args.wad is None) == (args.aard is None):
+        raise SystemExit("make-nonspeech: give --wad (Freedoom's cries) or --aard (Sauerbraten's), one of them")
+    if args.aard is not None:
+        return write_aard(args.aard, args.out)
     sounds = lumps(args.wad)
     missing = [name for name in VOICES if name not in sounds]
     if missing:
@@ -89,6 +100,39 @@ def main():
     with open(os.path.join(args.out, "labels.tsv"), "w", encoding="utf-8") as f:
         f.writelines(rows)
     print(f"wrote {args.out}: {len(rows)} recordings of {len(VOICES)} Freedoom voices")
+
+
+AARD = ["die1", "die2", "grunt1", "grunt2", "pain1", "pain2", "pain3", "pain4", "pain5", "pain6"]
+
+
+def write_aard(folder, out):
+    """Sauerbraten's aard sounds, each at three pitches in a room's quiet (as Freedoom's, cut to 3 s)."""
+    missing = [name for name in AARD if not os.path.isfile(os.path.join(folder, name + ".wav"))]
+    if missing:
+        raise SystemExit(f"{folder}: no {missing[0]}.wav (and {len(missing) - 1} more): not cube2-data's packages/sounds/aard?")
+    os.makedirs(out, exist_ok=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        shifted = os.path.join(work, "shifted.wav")
+        padded = os.path.join(work, "padded.wav")
+        room = os.path.join(work, "room.wav")
+        for number, name in enumerate(AARD):
+            source = os.path.join(folder, name + ".wav")
+            for turn, cents in enumerate(PITCHES):
+                index = number * len(PITCHES) + turn + 1
+                level = -75 + (index * 7) % 21
+                target = os.path.abspath(os.path.join(out, f"aard-{name}{cents:+d}.wav"))
+                run(["sox", "-V1", "-R", source, "-r", "16000", "-c", "1", "-b", "16", shifted, "trim", "0", "3",
+                     "pitch", str(cents), "rate", "16000"])
+                seconds = float(subprocess.run(["soxi", "-D", shifted], capture_output=True, text=True, check=True).stdout)
+                run(["sox", "-V1", "-R", shifted, padded, "pad", "0.5", "0.5"])
+                run(["sox", "-V1", "-R", "-D", "-n", "-r", "16000", "-c", "1", "-b", "16", room,
+                     "synth", str(seconds + 1.0), "whitenoise", "gain", "-n", str(level), "lowpass", "3000"])
+                run(["sox", "-V1", "-R", "-m", padded, room, target])
+                rows.append(f"{target}\t\tnonspeech\taard\n")
+    with open(os.path.join(out, "labels.tsv"), "w", encoding="utf-8") as f:
+        f.writelines(rows)
+    print(f"wrote {out}: {len(rows)} recordings of {len(AARD)} of Sauerbraten's aard sounds")
 
 
 def run(command):
