@@ -258,13 +258,18 @@ extension PocketSphinxRecognizer {
   /// How long (seconds) the sound takes to fall after a word's loud part: from the first frame
   /// after its loudest that is 10 dB under it, to 30 dB under it or 3 dB over the utterance's
   /// background.
-  static func fall(after word: ClosedRange<Double>, energies: [Double]) -> Double {
+  static let reverbFromVoiced = ProcessInfo.processInfo.environment["DIRECTME_REVERB_FROM"] == "voiced"
+  static let reverbLog = ProcessInfo.processInfo.environment["DIRECTME_REVERB_LOG"] != nil
+
+  static func fall(after word: ClosedRange<Double>, energies: [Double], voiced periods: [Int]? = nil) -> Double {
     guard !energies.isEmpty else { return 0 }
     let frames = Self.frames(of: word, from: 0, count: energies.count)
     let peak = frames.max { energies[$0] < energies[$1] }!
     let floor = max(energies[peak] - 30, SignalEvidence.background(sortedEnergies: energies.sorted()) + 3)
     var start = peak
-    while start < energies.count && energies[start] > energies[peak] - 10 { start += 1 }
+    while start < energies.count
+      && (energies[start] > energies[peak] - 10 || (periods.map { start < $0.count && $0[start] > 0 } ?? false))
+    { start += 1 }
     var end = start
     while end < energies.count && energies[end] > floor { end += 1 }
     return Double(end - start) / 100
@@ -426,9 +431,23 @@ extension PocketSphinxRecognizer {
       var other = try scores.decode(stretch, search: searches.1, on: decoder)
       // Experiment (stop 91): a command word whose sound dies away slowly (a room's reverberation)
       // is weighed against other words, not against "nonspeech".
+      if Self.reverbLog, searches.1 == Search.garbage, other?.segments.contains(where: { $0.word == "nonspeech" }) == true {
+        let voicedPeriods = Self.pitchPeriods(&periods, of: heard)
+        let loudFall = Self.fall(after: first.start...last.end, energies: energies)
+        let voicedFall = Self.fall(after: first.start...last.end, energies: energies, voiced: voicedPeriods)
+        let wordFrames = Self.frames(of: first.start...last.end, from: 0, count: energies.count)
+        let peak = wordFrames.max { energies[$0] < energies[$1] } ?? 0
+        let background = SignalEvidence.background(sortedEnergies: energies.sorted())
+        let trackEnd = min(energies.count, peak + 80)
+        let track = (peak..<trackEnd).map { String(Int(energies[$0].rounded())) }.joined(separator: ",")
+        let voicing = (peak..<trackEnd).map { $0 < voicedPeriods.count ? String(voicedPeriods[$0]) : "0" }.joined(separator: ",")
+        print("REVERB \(first.word) loud=\(loudFall) voiced=\(voicedFall) margin=\((command?.score ?? 0) - (other?.score ?? 0)) bg=\(background) e=\(track) p=\(voicing)")
+      }
       if let fallLimit = Self.reverbFall, searches.1 == Search.garbage, finalSearches.contains(Search.garbageSpeech),
         other?.segments.contains(where: { $0.word == "nonspeech" }) == true,
-        Self.fall(after: first.start...last.end, energies: energies) >= fallLimit
+        Self.fall(
+          after: first.start...last.end, energies: energies,
+          voiced: Self.reverbFromVoiced ? Self.pitchPeriods(&periods, of: heard) : nil) >= fallLimit
       {
         other = try scores.decode(stretch, search: Search.garbageSpeech, on: decoder)
       }
