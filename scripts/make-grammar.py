@@ -45,6 +45,10 @@ def pronunciations(path):
     return table
 
 
+# The grammar's word for the acoustic model's non-speech phone (grammars/directme.dict).
+NONSPEECH = "nonspeech"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "grammars", "directme.gram"))
@@ -109,6 +113,8 @@ def main():
         " * words said without a pause between them, with <direction_words> against <garbage_words>.",
         f" * <sentence_word> ({len(sentence_words)} words) are other words of several-words readings only:",
         " * alone, they took commands from people more often than they explained other speech.",
+        " * <garbage_speech> is <garbage> without \"nonspeech\" (the non-speech phone): a command word",
+        " * drawn out by a room's reverberation, which that phone explains, is weighed against it.",
         " */",
         "grammar directme;",
         "",
@@ -129,6 +135,8 @@ def main():
         "<garbage> = " + wrap(words, 12) + ";",
         "",
     ]
+    if NONSPEECH in words:
+        lines[-1:-1] = ["<garbage_speech> = " + wrap([w for w in words if w != NONSPEECH], 12) + ";"]
     if sentence_words:
         lines[-1:-1] = ["<sentence_word> = " + wrap(sentence_words, 18) + ";"]
         lines.append("")

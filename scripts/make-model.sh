@@ -18,8 +18,12 @@
 #      hear a voice far from theirs through a warped filterbank;
 #   6. adapts a model for synthetic voices on top of it (directme-bench synthetic-labels,
 #      directme adapt), another on the same clips through an 8 kHz link, and writes the
-#      routing of synthetic-sounding utterances to them.
-# Takes about 20 minutes on 2 cores. Work files go to build/model.
+#      routing of synthetic-sounding utterances to them;
+#   7. adapts the non-speech phone once more, from the model as made so far, on Freedoom's cries
+#      and Sauerbraten's public-domain "aard" pain, death and grunt sounds (cube2-data, downloaded,
+#      not installed) at a prior weight of 4000, and gives the routed models the same phone
+#      (directme-bench share-phones): everything made in steps 4-6 stays as it was.
+# Takes about 25 minutes on 2 cores. Work files go to build/model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh --voices
@@ -67,6 +71,20 @@ mkdir -p models/en-us-directme.new
   --out "$work/synthetic-narrowband" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
   --routed-model synthetic-voices --narrowband-model synthetic-narrowband --fit-margin 8
+# 7. The non-speech phone once more, on Freedoom's cries again and Sauerbraten's "aard" sounds, each
+# as make-nonspeech.py writes them; the routed models get it byte for byte.
+if [ ! -d "$work/aard/usr/share/games/cube2/packages/sounds/aard" ]; then
+  rm -rf "$work/aard" && mkdir -p "$work/aard"
+  (cd "$work/aard" && apt-get download cube2-data >/dev/null 2>&1) || { echo "make-model: cannot download cube2-data (Sauerbraten's sounds)" >&2; exit 1; }
+  dpkg-deb --fsys-tarfile "$work"/aard/cube2-data_*.deb | tar -x -C "$work/aard" --wildcards \
+    './usr/share/games/cube2/packages/sounds/aard/*' './usr/share/doc/cube2-data/copyright'
+  rm -f "$work"/aard/cube2-data_*.deb
+fi
+python3 scripts/make-nonspeech.py --aard "$work/aard/usr/share/games/cube2/packages/sounds/aard" --out "$work/nonspeech-aard"
+"$bin" adapt "$work/nonspeech" "$work/nonspeech-aard" --base "$work/en-us-directme" --only-phones +SPN+ \
+  --extra-dict grammars/directme.dict --noise "$work/noise" --snr 5:20 --prior-weight 4000 --out "$work/en-us-directme-spn2" --force
+for file in means variances sendump; do cp "$work/en-us-directme-spn2/$file" "$work/en-us-directme/"; done
+"$bench" share-phones --from "$work/en-us-directme" --into "$work/synthetic-voices" --into "$work/synthetic-narrowband"
 for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json warp.json routing.json routing-references.f32; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done

@@ -236,6 +236,58 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return shares.sorted()[shares.count / 2]
   }
 
+  /// How much the frames of `tail` keep the spectrum of the frames of
+  /// `loud` (10-ms frames of `samples`): the mean over `tail` of each frame's correlation with
+  /// the loud frames' mean spectrum, both as 24 log-spaced bands' levels (125 Hz-8 kHz, dB) less
+  /// their mean. A room's reverberation smears a word's own spectrum out after it; a cry dying
+  /// away changes its vowel (see the final pass's `isReverberant`). Nil when either range is
+  /// empty; frames past the samples' end read as silence.
+  public static func tailLikeness(loud: Range<Int>, tail: Range<Int>, samples: [Int16]) -> Double? {
+    guard !loud.isEmpty, !tail.isEmpty else { return nil }
+    let size = toneWindow
+    var re = [Double](repeating: 0, count: size)
+    var im = [Double](repeating: 0, count: size)
+    func levels(_ frame: Int) -> [Double] {
+      let start = frame * 160 + 80 - size / 2
+      for index in 0..<size {
+        let at = start + index
+        re[index] = at >= 0 && at < samples.count ? Double(samples[at]) * hann[index] : 0
+        im[index] = 0
+      }
+      toneFFT.transform(&re, &im, inverse: false)
+      let bands = tailBands.indices.dropLast().map { band in
+        (tailBands[band]..<tailBands[band + 1]).reduce(1e-3) { $0 + re[$1] * re[$1] + im[$1] * im[$1] }
+      }
+      let decibels = bands.map { 10 * log10($0) }
+      let mean = decibels.reduce(0, +) / Double(decibels.count)
+      return decibels.map { $0 - mean }
+    }
+    var reference = [Double](repeating: 0, count: tailBands.count - 1)
+    for frame in loud { for (band, level) in levels(frame).enumerated() { reference[band] += level } }
+    let referenceMean = reference.reduce(0, +) / Double(reference.count)
+    reference = reference.map { $0 - referenceMean }
+    let referenceNorm = sqrt(reference.reduce(0) { $0 + $1 * $1 })
+    var total = 0.0
+    for frame in tail {
+      let frameLevels = levels(frame)
+      let norm = sqrt(frameLevels.reduce(0) { $0 + $1 * $1 })
+      guard norm > 0, referenceNorm > 0 else { continue }
+      total += zip(frameLevels, reference).reduce(0) { $0 + $1.0 * $1.1 } / (norm * referenceNorm)
+    }
+    return total / Double(tail.count)
+  }
+
+  /// See `tailLikeness`: the bands' edges (bins of `toneWindow`), 24 bands log-spaced over
+  /// bins 4-256 as numpy's geomspace rounds them.
+  static let tailBands: [Int] = {
+    var edges: [Int] = []
+    for index in 0...24 {
+      let edge = Int((4 * pow(64.0, Double(index) / 24)).rounded())
+      if edges.last != edge { edges.append(edge) }
+    }
+    return edges
+  }()
+
   /// See `toneShare`: 512 samples (32 ms at 16 kHz, 31.25 Hz per bin).
   static let toneWindow = 512
   static let tonePeaks = 3

@@ -15,7 +15,7 @@ struct DirectMeBenchmarks: ParsableCommand {
     discussion: "Not shipped with the app: `directme` runs, replays, scores, adapts and tunes; this measures it.",
     subcommands: [
       AccuracyBench.self, LiveBench.self, EnrollBench.self, NoiseFiles.self, TrainingLabels.self, SyntheticLabels.self,
-      VoiceStatistics.self, VoiceWarpFile.self, VoiceRoutingFile.self, WordVerifierFile.self,
+      VoiceStatistics.self, VoiceWarpFile.self, VoiceRoutingFile.self, WordVerifierFile.self, SharedPhonesFile.self,
     ]
   )
 }

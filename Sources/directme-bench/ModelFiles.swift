@@ -653,3 +653,85 @@ struct WordVerifierFile: ParsableCommand {
     }
   }
 }
+
+struct SharedPhonesFile: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "share-phones",
+    abstract: "Give models the parameters some phones have in another model (its codebooks and senones), all else left as it was.",
+    discussion: """
+      For the routed models (synthetic-voices, synthetic-narrowband): the non-speech phone \
+      (+SPN+) adapted once more in the main model after they were made, they get it byte for \
+      byte, so that a sound reads the same whichever model hears it. The models must share \
+      one model definition (mdef).
+      """
+  )
+
+  @Option(help: ArgumentHelp("The model whose phones are given.", valueName: "folder"))
+  var from: String
+
+  @Option(help: ArgumentHelp("A model that gets them (repeatable).", valueName: "folder"))
+  var into: [String]
+
+  @Option(help: ArgumentHelp("The phones, comma-separated.", valueName: "list"))
+  var phones: String = "+SPN+"
+
+  func validate() throws {
+    guard !into.isEmpty else { throw ValidationError("give at least one --into model folder") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let names = phones.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      guard !names.isEmpty else { throw Failure("--phones: no phone given") }
+      guard let definition = AcousticModelFiles.path(of: "mdef", in: from) else { throw Failure("\(from): no mdef (not a model folder?)") }
+      for folder in into {
+        guard let own = AcousticModelFiles.path(of: "mdef", in: folder) else { throw Failure("\(folder): no mdef (not a model folder?)") }
+        guard FileManager.default.contentsEqual(atPath: own, andPath: definition) else {
+          throw Failure("\(folder): its model definition (\(own)) is not \(from)'s (\(definition)): the phones lie elsewhere")
+        }
+      }
+      let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("directme-share-\(getpid())")
+      try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: scratch) }
+      let text = scratch.appendingPathComponent("mdef.txt")
+      do {
+        try ToolRunner().run("pocketsphinx_mdef_convert", ["-text", definition, text.path], log: scratch.appendingPathComponent("mdef_convert.log"))
+      } catch let error as ToolError {
+        throw Failure("\(definition): \(error)")
+      }
+      let selection: PhoneSelection
+      do {
+        selection = try PhoneSelection(phones: names, modelDefinition: String(contentsOf: text, encoding: .utf8), file: definition)
+      } catch let error as ToolError {
+        throw Failure("\(error)")
+      }
+      let files = ["means", "variances", "sendump"]
+      for file in files where !FileManager.default.fileExists(atPath: from + "/" + file) {
+        throw Failure("\(from): no \(file)")
+      }
+      for folder in into {
+        // The giving model's files, then everything but the phones put back as `folder` has it.
+        let staging = scratch.appendingPathComponent("staging")
+        try? FileManager.default.removeItem(at: staging)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        for file in files { try FileManager.default.copyItem(atPath: from + "/" + file, toPath: staging.appendingPathComponent(file).path) }
+        do {
+          try selection.keepBase(folder, outside: staging.path)
+        } catch let error as ToolError {
+          throw Failure("\(folder): \(error)")
+        }
+        // Each file replaced whole (staged beside it, then renamed over it).
+        for file in files {
+          let target = folder + "/" + file
+          let beside = target + ".new"
+          try? FileManager.default.removeItem(atPath: beside)
+          try FileManager.default.copyItem(atPath: staging.appendingPathComponent(file).path, toPath: beside)
+          guard rename(beside, target) == 0 else { throw Failure("\(target): cannot replace it (\(String(cString: strerror(errno))))") }
+        }
+        print(
+          "\(folder): \(names.joined(separator: " ")) as \(from) has them (codebooks \(selection.codebooks.map(String.init).joined(separator: ",")), "
+            + "senones \(selection.senones.map(String.init).joined(separator: ",")))")
+      }
+    }
+  }
+}
