@@ -6,7 +6,7 @@
 # the program corrupted its heap and crashed). So when any source or Package.swift differs from what
 # the last build through this script saw, every Swift file is touched first and every module
 # compiled again (a minute or so on 2 cores); with nothing changed the build is SwiftPM's own
-# no-op. Sourced scripts/env.sh first (swift on PATH).
+# no-op. Its callers source scripts/env.sh first (swift on PATH): it does not.
 #
 #   scripts/release-build.sh directme [directme-bench]
 set -euo pipefail
