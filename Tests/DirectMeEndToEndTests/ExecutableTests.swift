@@ -625,6 +625,39 @@ struct ExecutableTests {
     #expect(bad.stderr.contains("--cents needs at least two different shifts"), "\(bad.stderr)")
   }
 
+  @Test("directme-bench share-phones gives a model another's +SPN+ and leaves the rest; a folder that is no model is refused in one line")
+  func benchSharePhones() throws {
+    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let folder = try TestSupport.temporaryFolder("bench-share")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A copy of the shipped model, whose routed models have its +SPN+ byte for byte.
+    let shipped = TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme")
+    let model = folder.appendingPathComponent("en-us-directme")
+    try FileManager.default.copyItem(at: shipped, to: model)
+    let routed = model.appendingPathComponent("synthetic-voices")
+    let files = ["means", "variances", "sendump"]
+    let before = try files.map { try Data(contentsOf: routed.appendingPathComponent($0)) }
+    // Debian's +SPN+ (the same model definition): the routed model's files change...
+    let stock = "/usr/share/pocketsphinx/model/en-us/en-us"
+    let given = try TestSupport.run([bench.path, "share-phones", "--from", stock, "--into", routed.path])
+    #expect(given.status == 0, "\(given.stderr)")
+    #expect(given.stdout.contains("+SPN+ as \(stock) has them (codebooks 1, senones 3,4,5)"), "\(given.stdout)")
+    let changed = try files.map { try Data(contentsOf: routed.appendingPathComponent($0)) }
+    for (index, file) in files.enumerated() {
+      #expect(changed[index] != before[index], "\(file) unchanged")
+      #expect(changed[index].count == before[index].count, "\(file)'s size")
+    }
+    // ...and the shipped model's +SPN+ given back restores them byte for byte: nothing else moved.
+    let back = try TestSupport.run([bench.path, "share-phones", "--from", model.path, "--into", routed.path])
+    #expect(back.status == 0, "\(back.stderr)")
+    let restored = try files.map { try Data(contentsOf: routed.appendingPathComponent($0)) }
+    #expect(restored == before)
+    let bad = try TestSupport.run([bench.path, "share-phones", "--from", model.path, "--into", folder.appendingPathComponent("none").path])
+    #expect(bad.status != 0)
+    #expect(bad.stderr.contains("none: no mdef (not a model folder?)"), "\(bad.stderr)")
+  }
+
   @Test("directme loads FoundationEssentials only, not Foundation and its ICU (7 MB of every run's memory)")
   func leanLibraries() throws {
     // The dynamic loader lists what the program would load, without running it (as ldd).
