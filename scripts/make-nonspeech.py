@@ -72,10 +72,9 @@ def main():
     missing = [name for name in VOICES if name not in sounds]
     if missing:
         raise SystemExit(f"{args.wad}: no sound DS{missing[0].upper()} (and {len(missing) - 1} more): not Freedoom 0.12's WAD?")
-    os.makedirs(args.out, exist_ok=True)
-    rows = []
     with tempfile.TemporaryDirectory() as work:
-        for number, name in enumerate(VOICES):
+        sources = []
+        for name in VOICES:
             rate, samples = sounds[name]
             source = os.path.join(work, name + ".wav")
             with wave.open(source, "wb") as out:
@@ -83,23 +82,37 @@ def main():
                 out.setsampwidth(1)
                 out.setframerate(rate)
                 out.writeframes(samples)
-            for turn, cents in enumerate(PITCHES):
-                index = number * len(PITCHES) + turn + 1
-                level = -75 + (index * 7) % 21
-                target = os.path.abspath(os.path.join(args.out, f"{name}{cents:+d}.wav"))
-                shifted = os.path.join(work, "shifted.wav")
-                padded = os.path.join(work, "padded.wav")
-                room = os.path.join(work, "room.wav")
-                run(["sox", "-V1", "-R", source, "-r", "16000", "-c", "1", "-b", "16", shifted, "pitch", str(cents), "rate", "16000"])
-                seconds = float(subprocess.run(["soxi", "-D", shifted], capture_output=True, text=True, check=True).stdout)
-                run(["sox", "-V1", "-R", shifted, padded, "pad", "0.5", "0.5"])
-                run(["sox", "-V1", "-R", "-D", "-n", "-r", "16000", "-c", "1", "-b", "16", room,
-                     "synth", str(seconds + 1.0), "whitenoise", "gain", "-n", str(level), "lowpass", "3000"])
-                run(["sox", "-V1", "-R", "-m", padded, room, target])
-                rows.append(f"{target}\t\tnonspeech\tfreedoom\n")
-    with open(os.path.join(args.out, "labels.tsv"), "w", encoding="utf-8") as f:
+            sources.append((name, source))
+        count = write_in_room(sources, args.out, "freedoom", work)
+    print(f"wrote {args.out}: {count} recordings of {len(VOICES)} Freedoom voices")
+
+
+def write_in_room(sources, out, speaker, work, trim=None):
+    """Each (name, path) of `sources` at each of PITCHES (its first `trim` seconds, when given), within
+    0.5 s of a room's quiet, as OUT/NAME+CENTS.wav, and OUT/labels.tsv labelling them nonspeech by
+    `speaker`; `work` holds the intermediate files. Returns how many it wrote."""
+    os.makedirs(out, exist_ok=True)
+    shifted = os.path.join(work, "shifted.wav")
+    padded = os.path.join(work, "padded.wav")
+    room = os.path.join(work, "room.wav")
+    rows = []
+    for number, (name, source) in enumerate(sources):
+        for turn, cents in enumerate(PITCHES):
+            index = number * len(PITCHES) + turn + 1
+            level = -75 + (index * 7) % 21
+            target = os.path.abspath(os.path.join(out, f"{name}{cents:+d}.wav"))
+            cut = ["trim", "0", str(trim)] if trim is not None else []
+            run(["sox", "-V1", "-R", source, "-r", "16000", "-c", "1", "-b", "16", shifted] + cut
+                + ["pitch", str(cents), "rate", "16000"])
+            seconds = float(subprocess.run(["soxi", "-D", shifted], capture_output=True, text=True, check=True).stdout)
+            run(["sox", "-V1", "-R", shifted, padded, "pad", "0.5", "0.5"])
+            run(["sox", "-V1", "-R", "-D", "-n", "-r", "16000", "-c", "1", "-b", "16", room,
+                 "synth", str(seconds + 1.0), "whitenoise", "gain", "-n", str(level), "lowpass", "3000"])
+            run(["sox", "-V1", "-R", "-m", padded, room, target])
+            rows.append(f"{target}\t\tnonspeech\t{speaker}\n")
+    with open(os.path.join(out, "labels.tsv"), "w", encoding="utf-8") as f:
         f.writelines(rows)
-    print(f"wrote {args.out}: {len(rows)} recordings of {len(VOICES)} Freedoom voices")
+    return len(rows)
 
 
 AARD = ["die1", "die2", "grunt1", "grunt2", "pain1", "pain2", "pain3", "pain4", "pain5", "pain6"]
@@ -110,29 +123,10 @@ def write_aard(folder, out):
     missing = [name for name in AARD if not os.path.isfile(os.path.join(folder, name + ".wav"))]
     if missing:
         raise SystemExit(f"{folder}: no {missing[0]}.wav (and {len(missing) - 1} more): not cube2-data's packages/sounds/aard?")
-    os.makedirs(out, exist_ok=True)
-    rows = []
     with tempfile.TemporaryDirectory() as work:
-        shifted = os.path.join(work, "shifted.wav")
-        padded = os.path.join(work, "padded.wav")
-        room = os.path.join(work, "room.wav")
-        for number, name in enumerate(AARD):
-            source = os.path.join(folder, name + ".wav")
-            for turn, cents in enumerate(PITCHES):
-                index = number * len(PITCHES) + turn + 1
-                level = -75 + (index * 7) % 21
-                target = os.path.abspath(os.path.join(out, f"aard-{name}{cents:+d}.wav"))
-                run(["sox", "-V1", "-R", source, "-r", "16000", "-c", "1", "-b", "16", shifted, "trim", "0", "3",
-                     "pitch", str(cents), "rate", "16000"])
-                seconds = float(subprocess.run(["soxi", "-D", shifted], capture_output=True, text=True, check=True).stdout)
-                run(["sox", "-V1", "-R", shifted, padded, "pad", "0.5", "0.5"])
-                run(["sox", "-V1", "-R", "-D", "-n", "-r", "16000", "-c", "1", "-b", "16", room,
-                     "synth", str(seconds + 1.0), "whitenoise", "gain", "-n", str(level), "lowpass", "3000"])
-                run(["sox", "-V1", "-R", "-m", padded, room, target])
-                rows.append(f"{target}\t\tnonspeech\taard\n")
-    with open(os.path.join(out, "labels.tsv"), "w", encoding="utf-8") as f:
-        f.writelines(rows)
-    print(f"wrote {out}: {len(rows)} recordings of {len(AARD)} of Sauerbraten's aard sounds")
+        sources = [("aard-" + name, os.path.join(folder, name + ".wav")) for name in AARD]
+        count = write_in_room(sources, out, "aard", work, trim=3)
+    print(f"wrote {out}: {count} recordings of {len(AARD)} of Sauerbraten's aard sounds")
 
 
 def run(command):

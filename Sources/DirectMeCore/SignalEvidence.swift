@@ -211,13 +211,7 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     var re = [Double](repeating: 0, count: size)
     var im = [Double](repeating: 0, count: size)
     for frame in loud {
-      let start = frame * 160 + 80 - size / 2
-      for index in 0..<size {
-        let at = start + index
-        re[index] = at >= 0 && at < samples.count ? Double(samples[at]) * hann[index] : 0
-        im[index] = 0
-      }
-      toneFFT.transform(&re, &im, inverse: false)
+      spectrum(of: frame, samples: samples, re: &re, im: &im)
       var power = band.map { re[$0] * re[$0] + im[$0] * im[$0] }
       let total = power.reduce(0, +)
       guard total > 0 else { continue }
@@ -248,13 +242,7 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     var re = [Double](repeating: 0, count: size)
     var im = [Double](repeating: 0, count: size)
     func levels(_ frame: Int) -> [Double] {
-      let start = frame * 160 + 80 - size / 2
-      for index in 0..<size {
-        let at = start + index
-        re[index] = at >= 0 && at < samples.count ? Double(samples[at]) * hann[index] : 0
-        im[index] = 0
-      }
-      toneFFT.transform(&re, &im, inverse: false)
+      spectrum(of: frame, samples: samples, re: &re, im: &im)
       let bands = tailBands.indices.dropLast().map { band in
         (tailBands[band]..<tailBands[band + 1]).reduce(1e-3) { $0 + re[$1] * re[$1] + im[$1] * im[$1] }
       }
@@ -287,6 +275,18 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     }
     return edges
   }()
+
+  /// The spectrum (into `re` and `im`, `toneWindow` points) of the Hann-windowed `toneWindow`
+  /// samples centred on 10-ms frame `frame` of `samples`; samples outside them read as silence.
+  static func spectrum(of frame: Int, samples: [Int16], re: inout [Double], im: inout [Double]) {
+    let start = frame * 160 + 80 - toneWindow / 2
+    for index in 0..<toneWindow {
+      let at = start + index
+      re[index] = at >= 0 && at < samples.count ? Double(samples[at]) * hann[index] : 0
+      im[index] = 0
+    }
+    toneFFT.transform(&re, &im, inverse: false)
+  }
 
   /// See `toneShare`: 512 samples (32 ms at 16 kHz, 31.25 Hz per bin).
   static let toneWindow = 512

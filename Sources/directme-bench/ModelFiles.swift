@@ -710,23 +710,20 @@ struct SharedPhonesFile: ParsableCommand {
         throw Failure("\(from): no \(file)")
       }
       for folder in into {
-        // The giving model's files, then everything but the phones put back as `folder` has it.
-        let staging = scratch.appendingPathComponent("staging")
-        try? FileManager.default.removeItem(at: staging)
-        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-        for file in files { try FileManager.default.copyItem(atPath: from + "/" + file, toPath: staging.appendingPathComponent(file).path) }
+        // The giving model's files, staged inside `folder` (so each is renamed over its old one
+        // whole), then everything but the phones put back as `folder` has it.
+        let staging = folder + "/.share-phones"
+        try? FileManager.default.removeItem(atPath: staging)
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: staging) }
+        for file in files { try FileManager.default.copyItem(atPath: from + "/" + file, toPath: staging + "/" + file) }
         do {
-          try selection.keepBase(folder, outside: staging.path)
+          try selection.keepBase(folder, outside: staging)
         } catch let error as ToolError {
           throw Failure("\(folder): \(error)")
         }
-        // Each file replaced whole (staged beside it, then renamed over it).
-        for file in files {
-          let target = folder + "/" + file
-          let beside = target + ".new"
-          try? FileManager.default.removeItem(atPath: beside)
-          try FileManager.default.copyItem(atPath: staging.appendingPathComponent(file).path, toPath: beside)
-          guard rename(beside, target) == 0 else { throw Failure("\(target): cannot replace it (\(String(cString: strerror(errno))))") }
+        for file in files where rename(staging + "/" + file, folder + "/" + file) != 0 {
+          throw Failure("\(folder)/\(file): cannot replace it (\(String(cString: strerror(errno))))")
         }
         print(
           "\(folder): \(names.joined(separator: " ")) as \(from) has them (codebooks \(selection.codebooks.map(String.init).joined(separator: ",")), "
