@@ -22,7 +22,13 @@
 #   7. adapts the non-speech phone once more, from the model as made so far, on Freedoom's cries
 #      and Sauerbraten's public-domain "aard" pain, death and grunt sounds (cube2-data, downloaded,
 #      not installed) at a prior weight of 4000, and gives the routed models the same phone
-#      (directme-bench share-phones): everything made in steps 4-6 stays as it was.
+#      (directme-bench share-phones): everything made in steps 4-6 stays as it was;
+#   8. fits the sound class (sound-class.json: people's speech against other sounds, two mixtures
+#      of Gaussians) on the adaptation part's recordings (with changed and noisy copies) and on
+#      permissively licensed sounds: Freedoom's voices and effects (BSD), Sauerbraten's "aard"
+#      sounds and Tux Math's effects (public domain), and FluidR3's General MIDI instruments and
+#      percussion played by fluidsynth (MIT); the detector's gate refuses a command word less like
+#      speech than 99% of the tuning part's own speakers' commands (directme-bench sound-class).
 # Takes about 25 minutes on 2 cores. Work files go to build/model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +91,26 @@ python3 scripts/make-nonspeech.py --aard "$work/aard/usr/share/games/cube2/packa
   --extra-dict grammars/directme.dict --noise "$work/noise" --snr 5:20 --prior-weight 4000 --out "$work/en-us-directme-spn2" --force
 for file in means variances sendump; do cp "$work/en-us-directme-spn2/$file" "$work/en-us-directme/"; done
 "$bench" share-phones --from "$work/en-us-directme" --into "$work/synthetic-voices" --into "$work/synthetic-narrowband"
-for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json warp.json routing.json routing-references.f32; do
+# 8. The sound class. Tux Math's sounds (tuxmath-data) are downloaded, not installed; fluidsynth and
+# FluidR3's sound font (fluid-soundfont-gm) are installed by scripts/setup.sh --voices.
+if [ ! -d "$work/tuxmath/usr/share/tuxmath/sounds" ]; then
+  rm -rf "$work/tuxmath" && mkdir -p "$work/tuxmath"
+  (cd "$work/tuxmath" && apt-get download tuxmath-data >/dev/null 2>&1) || { echo "make-model: cannot download tuxmath-data (Tux Math's sounds)" >&2; exit 1; }
+  dpkg-deb --fsys-tarfile "$work"/tuxmath/tuxmath-data_*.deb | tar -x -C "$work/tuxmath" --wildcards \
+    './usr/share/tuxmath/sounds/*.wav' './usr/share/doc/tuxmath-data/copyright'
+  rm -f "$work"/tuxmath/tuxmath-data_*.deb
+fi
+python3 scripts/make-nonspeech.py --wad /usr/share/games/doom/freedoom2.wad --effects --out "$work/sounds-effects"
+python3 scripts/make-nonspeech.py --folder "$work/tuxmath/usr/share/tuxmath/sounds" --speaker tuxmath --out "$work/sounds-tuxmath"
+python3 scripts/make-nonspeech.py --soundfont /usr/share/sounds/sf2/FluidR3_GM.sf2 --out "$work/sounds-fluidr3"
+# The bound is set on the tuning part's commands but the checking speakers' (the benchmark's
+# condition), which stay unseen.
+grep -v -F -f <(cut -f1 "$work/checking.tsv") "$work/tuning.tsv" > "$work/tuning-only.tsv"
+"$bench" sound-class --speech "$work/adaptation.tsv" \
+  --sounds "$work/nonspeech" "$work/nonspeech-aard" "$work/sounds-effects" "$work/sounds-tuxmath" "$work/sounds-fluidr3" \
+  --noise "$work/noise" --out "$work/en-us-directme/sound-class.json" \
+  --check "$work/tuning-only.tsv" --detector "$work/en-us-directme/detector.json" --refuse 0.01
+for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json warp.json routing.json routing-references.f32 sound-class.json; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
 for routed in synthetic-voices synthetic-narrowband; do

@@ -18,12 +18,14 @@ packages=(
 # GPL, CC-BY, CC0: each package's copyright file) for its real-recordings conditions, and MegaGlest's
 # landscapes' ambient recordings (megaglest-data, CC-BY-SA 3.0: birds, night, rain, wind) for its ambience ones,
 # and Freedoom (BSD), whose player and monster cries scripts/make-model.sh adapts the non-speech phone on
-# (scripts/make-nonspeech.py reads them from /usr/share/games/doom/freedoom2.wad).
+# (scripts/make-nonspeech.py reads them from /usr/share/games/doom/freedoom2.wad), and fluidsynth with
+# FluidR3's General MIDI sound font (fluid-soundfont-gm, MIT), whose instruments and percussion
+# scripts/make-model.sh fits the model's sound class on.
 # (unzip opens OpenArena's sound archive, below.)
 if [ "${1:-}" = "--voices" ]; then
   packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav
     ktuberling-data klettres-data qabcs-data tuxpaint-stamps-default hydrogen-drumkits
-    megaglest-data freedoom unzip)
+    megaglest-data freedoom fluidsynth fluid-soundfont-gm unzip)
 fi
 
 missing=()

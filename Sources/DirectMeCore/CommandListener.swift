@@ -270,6 +270,9 @@ public final class CommandListener {
   /// well, an "up" borrowed a neighbouring command's vowel and came with it 3 times more, and
   /// a reverberant "go" moved the ninja.
   static let voicingReach = 5
+  /// Samples either side of a command word that `SoundClass.likeness` reads with it (the
+  /// deltas of its first and last frames look two frames beyond them).
+  static let likenessContext = 320
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
   /// the utterance's signal evidence, and each command word's own voicing (over its time and
@@ -313,6 +316,11 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].speechShare = SignalEvidence.speechShare(frames, of: energies, band: speechBandEnergies)
         result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies, median: median)
         result.transcriptions[t].segments[w].toneShare = SignalEvidence.toneShare(frames, of: energies, samples: samples)
+        // People's words only, as for the verifier: the sound class's speech is people's.
+        if let soundClass = recognizer.soundClass, result.voiceModel == nil {
+          result.transcriptions[t].segments[w].speechLikeness = soundClass.likeness(
+            of: samples, from: frames.lowerBound * 160 - Self.likenessContext, to: frames.upperBound * 160 + Self.likenessContext)
+        }
       }
     }
     return result.shifted(by: start)

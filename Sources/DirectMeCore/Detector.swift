@@ -129,16 +129,21 @@ public struct Detector: Hashable, Sendable, Codable {
     /// Sound that goes on without a pause (music, a television; nil: not asked): see
     /// `ContinuousSound`.
     public var continuousSound: ContinuousSound?
+    /// A command word's loud frames must sound at least this much more like speech than like
+    /// other sounds (`WordSegment.speechLikeness`, measured by the model's `SoundClass`; nil:
+    /// not asked).
+    public var minimumSpeechLikeness: Double?
 
     public init(
       minimumVoiced: Double, minimumDynamicRange: Double, clearMargin: Double? = nil, overVoices: OverVoices? = nil,
-      continuousSound: ContinuousSound? = nil
+      continuousSound: ContinuousSound? = nil, minimumSpeechLikeness: Double? = nil
     ) {
       self.minimumVoiced = minimumVoiced
       self.minimumDynamicRange = minimumDynamicRange
       self.clearMargin = clearMargin
       self.overVoices = overVoices
       self.continuousSound = continuousSound
+      self.minimumSpeechLikeness = minimumSpeechLikeness
     }
 
     /// In an utterance heard for `seconds` or more (sound without a pause of the endpointer's
@@ -340,6 +345,9 @@ public struct Detector: Hashable, Sendable, Codable {
     public func refusal(_ evidence: SignalEvidence?, word: WordSegment) -> Refusal? {
       if !passes(evidence, voiced: word.voiced, margin: word.margin) { return .noVoice }
       if isBuried(evidence, word: word) { return .buried }
+      if let minimum = minimumSpeechLikeness, let likeness = word.speechLikeness, likeness + 1e-9 < minimum {
+        return .unlikeVoice(.likeASound)
+      }
       return Self.unlikeVoice(word, in: evidence).map(Refusal.unlikeVoice)
     }
 
@@ -395,6 +403,9 @@ public struct Detector: Hashable, Sendable, Codable {
       case pureTones = "pure tones"
       /// A brief sound alone, its loud part shorter than a vowel's: a knock, a click, a tap.
       case brief = "a brief sound, shorter than a vowel"
+      /// Its spectrum more like other sounds' than like speech (`Gate.minimumSpeechLikeness`):
+      /// an animal's call, a drum, a character's cry.
+      case likeASound = "more like a sound than like speech"
     }
 
     /// The share of "up"'s loud part's speech-band energy that may lie in three sharp spectral

@@ -27,11 +27,14 @@ public protocol Recognizer: AnyObject {
   /// The discriminative judge of command words that goes with the recognizer's model, if any
   /// (`WordVerifier`): the listener adds its opinion to each command word's margin.
   var wordVerifier: WordVerifier? { get }
+  /// Speech against other sounds, for the model (`SoundClass`), if it has one.
+  var soundClass: SoundClass? { get }
 }
 
 extension Recognizer {
   public func resetAdaptation() {}
   public var wordVerifier: WordVerifier? { nil }
+  public var soundClass: SoundClass? { nil }
   public func resultSoFar() throws -> RecognitionResult? { nil }
   public func settle(before time: Double) {}
   public func cancelUtterance() throws { _ = try endUtterance() }

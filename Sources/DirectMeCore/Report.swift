@@ -29,6 +29,9 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// For a command word, how likely the model's word verifier found its stretch to be this
     /// word (its margin includes that opinion, `WordVerifier`).
     public var verified: Double?
+    /// For a command word, how much more like speech than like other sounds its loud frames
+    /// are (`WordSegment.speechLikeness`).
+    public var speechLikeness: Double?
   }
   /// What the utterance's audio says by itself (`SignalEvidence`), which the detector's gate weighs.
   public struct SignalReport: Codable, Hashable, Sendable {
@@ -148,7 +151,8 @@ public struct FileReport: Codable, Hashable, Sendable {
         word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
         confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3), voiced: $0.voiced?.rounded(to: 3),
         loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), speechShare: $0.speechShare?.rounded(to: 3),
-        toneShare: $0.toneShare?.rounded(to: 3), verified: $0.verified?.rounded(to: 3))
+        toneShare: $0.toneShare?.rounded(to: 3), verified: $0.verified?.rounded(to: 3),
+        speechLikeness: $0.speechLikeness?.rounded(to: 3))
     }
   }
 

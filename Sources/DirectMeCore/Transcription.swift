@@ -43,6 +43,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// (`WordVerifier`) found its stretch to be this word; its margin includes that opinion.
   /// Set by the listening pipeline.
   public var verified: Double?
+  /// For a command word of the commands reading: how much more like speech than like other
+  /// sounds its loud frames are (`SoundClass.likeness`; `Detector.Gate.minimumSpeechLikeness`).
+  /// Set by the listening pipeline when the model has a sound class.
+  public var speechLikeness: Double?
   /// For a command word of the commands reading, when the recognizer asked a second model
   /// (`RecognizerConfiguration.secondOpinion`): the command word that model hears in the
   /// same stretch of audio, and its margin there.

@@ -64,6 +64,7 @@ public final class PocketSphinxRecognizer: Recognizer {
   let voiceWarp: VoiceWarp?
   /// The model's word verifier (`verifier.json`), for the listener to weigh command words with.
   public let wordVerifier: WordVerifier?
+  public let soundClass: SoundClass?
   /// The front end `voiceWarp` measures with.
   let warpFeatures: VoiceFeatures?
 
@@ -113,6 +114,7 @@ public final class PocketSphinxRecognizer: Recognizer {
     wordVerifier =
       configuration.finalPass == .batch && configuration.usesWordVerifier
       ? try WordVerifier.load(modelFolder: configuration.acousticModel) : nil
+    soundClass = configuration.finalPass == .batch ? try SoundClass.load(modelFolder: configuration.acousticModel) : nil
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
     warpFeatures = try voiceWarp.map { try VoiceFeatures(model: configuration.acousticModel, overriding: $0.frontEndOptions) }
     if configuration.finalPass == .batch {

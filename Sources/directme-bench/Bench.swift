@@ -15,7 +15,7 @@ struct DirectMeBenchmarks: ParsableCommand {
     discussion: "Not shipped with the app: `directme` runs, replays, scores, adapts and tunes; this measures it.",
     subcommands: [
       AccuracyBench.self, LiveBench.self, EnrollBench.self, NoiseFiles.self, TrainingLabels.self, SyntheticLabels.self,
-      VoiceStatistics.self, VoiceWarpFile.self, VoiceRoutingFile.self, WordVerifierFile.self, SharedPhonesFile.self,
+      VoiceStatistics.self, VoiceWarpFile.self, VoiceRoutingFile.self, WordVerifierFile.self, SharedPhonesFile.self, SoundClassFile.self,
     ]
   )
 }
@@ -377,6 +377,7 @@ struct AccuracyBench: ParsableCommand {
                 + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "")
                 + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "")
                 + (segment.toneShare.map { String(format: ", tone %.1f%%", $0 * 100) } ?? "")
+                + (segment.speechLikeness.map { String(format: ", speech %.2f", $0) } ?? "")
                 + (segment.standout.map { String(format: ", out %.1f dB", $0) } ?? "") + ")"
             } ?? "")
         }.joined(separator: " ")

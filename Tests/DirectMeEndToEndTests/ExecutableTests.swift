@@ -658,6 +658,74 @@ struct ExecutableTests {
     #expect(bad.stderr.contains("none: no mdef (not a model folder?)"), "\(bad.stderr)")
   }
 
+  @Test("directme-bench sound-class fits speech against sounds, sets the detector's bound from other speakers' commands, and names a missing labels file in one line")
+  func benchSoundClass() throws {
+    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let folder = try TestSupport.temporaryFolder("bench-sound-class")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Speech: flite's voices saying words; sounds: sox's noise bursts, tones and plucked strings.
+    var speechLines = ""
+    var checkLines = ""
+    for (index, word) in ["up", "down", "left", "right", "seven", "hello", "yes", "stop"].enumerated() {
+      for voice in ["slt", "rms", "awb"] {
+        let name = "\(word)-\(voice).wav"
+        try TestSupport.speak(word, voice: TestSupport.Voice(.flite, voice), to: folder.appendingPathComponent(name))
+        if voice == "awb" && index < 4 { checkLines += "\(name)\t\(word)\n" } else { speechLines += "\(name)\t\n" }
+      }
+    }
+    let speech = folder.appendingPathComponent("speech.tsv")
+    let check = folder.appendingPathComponent("check.tsv")
+    try speechLines.write(to: speech, atomically: true, encoding: .utf8)
+    try checkLines.write(to: check, atomically: true, encoding: .utf8)
+    var soundLines = ""
+    let sounds: [[String]] = [
+      ["synth", "0.4", "whitenoise", "fade", "0", "0.4", "0.35"], ["synth", "0.6", "pinknoise", "fade", "0.01", "0.6", "0.5"],
+      ["synth", "0.8", "sine", "440"], ["synth", "0.5", "square", "220", "fade", "0", "0.5", "0.45"],
+      ["synth", "1", "pluck", "110"], ["synth", "1", "pluck", "330"], ["synth", "0.3", "brownnoise"], ["synth", "0.7", "sine", "1200-300"],
+    ]
+    for (index, effect) in sounds.enumerated() {
+      let name = "sound\(index).wav"
+      let made = try TestSupport.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", folder.appendingPathComponent(name).path] + effect + ["gain", "-n", "-6"])
+      try #require(made.status == 0, "\(made.stderr)")
+      soundLines += "\(name)\t\n"
+    }
+    let soundsLabels = folder.appendingPathComponent("sounds.tsv")
+    try soundLines.write(to: soundsLabels, atomically: true, encoding: .utf8)
+    let detector = folder.appendingPathComponent("detector.json")
+    try FileManager.default.copyItem(
+      at: TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme/detector.json"), to: detector)
+    let out = folder.appendingPathComponent("sound-class.json")
+    let arguments = [
+      bench.path, "sound-class", "--speech", speech.path, "--sounds", soundsLabels.path, "--out", out.path, "--components", "2",
+      "--check", check.path, "--detector", detector.path, "--refuse", "0.25",
+    ]
+    let run = try TestSupport.run(arguments)
+    #expect(run.status == 0, "\(run.stderr)")
+    let soundClass = try SoundClass.load(out.path)
+    #expect(soundClass.speech.weights.count == 2 && soundClass.sounds.weights.count == 2)
+    // Unheard: another voice's word is more like the speech, a plucked string and a noise burst like the sounds.
+    let word = folder.appendingPathComponent("word.wav")
+    try TestSupport.speak("seven", voice: TestSupport.Voice(.espeak, "en-us"), to: word)
+    let wordSamples = try TestSupport.samples(of: word)
+    let pluck = folder.appendingPathComponent("pluck.wav")
+    _ = try TestSupport.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", pluck.path, "synth", "1", "pluck", "165", "gain", "-n", "-6"])
+    let pluckSamples = try TestSupport.samples(of: pluck)
+    let wordLikeness = try #require(soundClass.likeness(of: wordSamples, from: 0, to: wordSamples.count))
+    let pluckLikeness = try #require(soundClass.likeness(of: pluckSamples, from: 0, to: pluckSamples.count))
+    #expect(wordLikeness > 0 && pluckLikeness < 0, "word \(wordLikeness), pluck \(pluckLikeness)")
+    // The same recordings and seed give the same file.
+    let first = try Data(contentsOf: out)
+    #expect(try TestSupport.run(arguments).status == 0)
+    #expect(try Data(contentsOf: out) == first)
+    // The bound: a quarter of the four checked commands lie under it.
+    let bound = try #require(try Detector.load(detector.path).gate.minimumSpeechLikeness)
+    #expect(run.stdout.contains("minimumSpeechLikeness \(bound) (refuses 1 of 4 commands)"), "\(run.stdout)")
+    let missing = try TestSupport.run([bench.path, "sound-class", "--speech", folder.appendingPathComponent("none.tsv").path, "--sounds", soundsLabels.path, "--out", out.path])
+    #expect(missing.status != 0)
+    #expect(missing.stderr.contains("none.tsv: cannot read the labels file (no such file)"), "\(missing.stderr)")
+  }
+
   @Test("directme loads FoundationEssentials only, not Foundation and its ICU (7 MB of every run's memory)")
   func leanLibraries() throws {
     // The dynamic loader lists what the program would load, without running it (as ldd).

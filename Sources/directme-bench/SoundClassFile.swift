@@ -1,0 +1,174 @@
+import ArgumentParser
+import DirectMeApp
+import DirectMeAudio
+import DirectMeCommandLine
+import DirectMeCore
+import DirectMeTraining
+import Foundation
+
+/// Writes sound-class.json: speech against other sounds (see `SoundClass`).
+struct SoundClassFile: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sound-class",
+    abstract: "Write sound-class.json: two mixtures of Gaussians, people's speech and other sounds, that tell a command word from a sound.",
+    discussion: """
+      Reads the loud frames (within 15 dB of each recording's loudest) of the speech recordings \
+      (--speech: each as it is, twice changed by turns (its pitch and formants 600, 400 or 800 \
+      cents up or 400 down, or through 8 kHz), and once with one of --noise's recordings mixed \
+      in) and of \
+      the sound recordings (--sounds), fits a mixture to each (standardized by the speech's mean \
+      and spread), and writes them. With --check and --detector, sets the detector's \
+      minimumSpeechLikeness to the likeness under which --refuse of --check's command \
+      recordings lie.
+      """
+  )
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Labels files (or folders holding one) of people's speech.", valueName: "labels"))
+  var speech: [String]
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Labels files (or folders holding one) of sounds that are not speech.", valueName: "labels"))
+  var sounds: [String]
+
+  @Option(help: ArgumentHelp("Where to write the file.", valueName: "file"))
+  var out: String
+
+  @Option(help: ArgumentHelp("A folder of noise recordings: each speech recording is also read with one of them mixed in.", valueName: "folder"))
+  var noise: String?
+
+  @Option(help: ArgumentHelp("The SNR range of the noisy copies, in dB.", valueName: "low:high"))
+  var snr = SNRRange(argument: "5:20")!
+
+  @Option(help: "Gaussians per mixture.")
+  var components = 32
+
+  @Option(parsing: .upToNextOption, help: ArgumentHelp("Labels files of other speakers' recordings, whose commands set the detector's bound.", valueName: "labels"))
+  var check: [String] = []
+
+  @Option(help: ArgumentHelp("The detector file whose gate gets the bound (with --check).", valueName: "file"))
+  var detector: String?
+
+  @Option(help: "The share of --check's commands the bound refuses.")
+  var refuse = 0.01
+
+  @Option(help: "Seed of the noisy copies and the mixtures' start.")
+  var seed: UInt64 = 5
+
+  func validate() throws {
+    guard components >= 1 else { throw ValidationError("--components must be 1 or more") }
+    guard refuse > 0, refuse < 1 else { throw ValidationError("--refuse must lie between 0 and 1") }
+    guard (detector == nil) == check.isEmpty else { throw ValidationError("--check and --detector go together") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let noises = try noise.map { try ModelAdapter.loadNoises($0) } ?? []
+      var random = Signal.Random(seed: seed)
+      let speechRecordings = try Self.recordings(speech)
+      let soundRecordings = try Self.recordings(sounds)
+      var speechFrames: [[Double]] = []
+      // Children's voices and deep ones, and a telephone's.
+      let changes: [([Int16]) -> [Int16]] = [
+        { Self.shifted($0, cents: 600) }, { Self.shifted($0, cents: -400) }, { Self.shifted($0, cents: 800) },
+        { Self.narrowband($0) }, { Self.shifted($0, cents: 400) },
+      ]
+      let progress = ProgressBar(total: speechRecordings.count + soundRecordings.count, label: "reading")
+      for (index, recording) in speechRecordings.enumerated() {
+        let samples = try Self.read(recording.path)
+        speechFrames += Self.loudFrames(samples)
+        speechFrames += Self.loudFrames(changes[index % changes.count](samples))
+        speechFrames += Self.loudFrames(changes[(index + 2) % changes.count](samples))
+        if !noises.isEmpty {
+          let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
+          let level = Double.random(in: snr.range, using: &random)
+          speechFrames += Self.loudFrames(
+            Signal.mix(samples, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random)))
+        }
+        progress.update(index + 1)
+      }
+      var soundFrames: [[Double]] = []
+      for (index, recording) in soundRecordings.enumerated() {
+        soundFrames += Self.loudFrames(try Self.read(recording.path))
+        progress.update(speechRecordings.count + index + 1)
+      }
+      progress.finish()
+      guard speechFrames.count >= 10 * components, soundFrames.count >= 10 * components else {
+        throw Failure("too little audio: \(speechFrames.count) speech frames and \(soundFrames.count) sound frames, \(10 * components) of each needed")
+      }
+      let dimensions = SoundClass.dimensions
+      let center = (0..<dimensions).map { (j: Int) -> Double in
+        var sum = 0.0
+        for frame in speechFrames { sum += frame[j] }
+        return sum / Double(speechFrames.count)
+      }
+      let scale = (0..<dimensions).map { (j: Int) -> Double in
+        var sum = 0.0
+        for frame in speechFrames { sum += (frame[j] - center[j]) * (frame[j] - center[j]) }
+        return (sum / Double(speechFrames.count)).squareRoot()
+      }
+      let standardize = { (frame: [Double]) in frame.indices.map { (frame[$0] - center[$0]) / scale[$0] } }
+      var fitter = MixtureFitter()
+      fitter.components = components
+      fitter.seed = seed
+      print("fitting speech (\(speechFrames.count) frames of \(speechRecordings.count) recordings) and sounds (\(soundFrames.count) of \(soundRecordings.count))")
+      let speechMixture = fitter.fit(speechFrames.map(standardize), dimensions: dimensions)
+      let soundsMixture = fitter.fit(soundFrames.map(standardize), dimensions: dimensions)
+      let soundClass = SoundClass(
+        center: center, scale: scale, speech: speechMixture, sounds: soundsMixture,
+        notes: [
+          "made by": "directme-bench sound-class --speech \(speech.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")) --sounds "
+            + sounds.map { ($0 as NSString).lastPathComponent }.joined(separator: " ") + " --components \(components) --seed \(seed)",
+          "speech": "\(speechRecordings.count) recordings, \(speechFrames.count) loud frames with their changed and noisy copies",
+          "sounds": "\(soundRecordings.count) recordings, \(soundFrames.count) loud frames",
+        ])
+      try soundClass.json().write(to: URL(fileURLWithPath: out), options: .atomic)
+      print("\(out): written")
+      guard let detector else { return }
+      let commands = try Self.recordings(check).filter { !$0.expected.isEmpty }
+      var likenesses: [Double] = []
+      for recording in commands {
+        let samples = try Self.read(recording.path)
+        if let likeness = soundClass.likeness(of: samples, from: 0, to: samples.count) { likenesses.append(likeness) }
+      }
+      guard !likenesses.isEmpty else { throw Failure("\(check.joined(separator: ", ")): no command recordings") }
+      likenesses.sort()
+      let bound = (likenesses[min(likenesses.count - 1, Int(Double(likenesses.count) * refuse))] * 100).rounded(.down) / 100
+      var settings = try Detector.load(detector)
+      settings.gate.minimumSpeechLikeness = bound
+      try settings.json().write(to: URL(fileURLWithPath: detector), options: .atomic)
+      print("\(detector): minimumSpeechLikeness \(bound) (refuses \(likenesses.filter { $0 < bound }.count) of \(likenesses.count) commands)")
+    }
+  }
+
+  static func recordings(_ labels: [String]) throws -> [LabelledAudio] {
+    let (read, problems) = try LabelledAudioReader.read(labels)
+    for problem in problems { warn("sound-class: \(problem)") }
+    guard !read.isEmpty else { throw Failure("\(labels.joined(separator: ", ")): no recordings") }
+    return read
+  }
+
+  static func read(_ path: String) throws -> [Int16] {
+    do { return try AudioFileSource.readAll(path: path) } catch { throw Failure("\(path): \(error)") }
+  }
+
+  static func loudFrames(_ samples: [Int16]) -> [[Double]] {
+    let (features, energies) = SoundClass.features(samples, from: 0, to: samples.count)
+    guard let loudest = energies.max() else { return [] }
+    return features.indices.filter { energies[$0] >= loudest - SoundClass.loudSpanDefault }.map { features[$0] }
+  }
+
+  /// Pitch and formants moved by `cents`, as a tape played faster or slower.
+  static func shifted(_ samples: [Int16], cents: Double) -> [Int16] {
+    let rate = Int((16_000 * pow(2, cents / 1200)).rounded())
+    return Self.converted(Resampler.resample(samples.map { Float($0) }, from: rate, to: 16_000))
+  }
+
+  /// Through an 8 kHz link: nothing above 4 kHz.
+  static func narrowband(_ samples: [Int16]) -> [Int16] {
+    let floats = samples.map { Float($0) }
+    return Self.converted(Resampler.resample(Resampler.resample(floats, from: 16_000, to: 8_000), from: 8_000, to: 16_000))
+  }
+
+  static func converted(_ floats: [Float]) -> [Int16] {
+    floats.map { Int16(max(-32768, min(32767, $0.rounded()))) }
+  }
+}
