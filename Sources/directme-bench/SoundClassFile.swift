@@ -116,7 +116,9 @@ struct SoundClassFile: ParsableCommand {
         center: center, scale: scale, speech: speechMixture, sounds: soundsMixture,
         notes: [
           "made by": "directme-bench sound-class --speech \(speech.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")) --sounds "
-            + sounds.map { ($0 as NSString).lastPathComponent }.joined(separator: " ") + " --components \(components) --seed \(seed)",
+            + sounds.map { ($0 as NSString).lastPathComponent }.joined(separator: " ")
+            + (noise.map { " --noise \(($0 as NSString).lastPathComponent) --snr \(snr.defaultValueDescription)" } ?? "")
+            + " --components \(components) --seed \(seed)",
           "speech": "\(speechRecordings.count) recordings, \(speechFrames.count) loud frames with their changed and noisy copies",
           "sounds": "\(soundRecordings.count) recordings, \(soundFrames.count) loud frames",
         ])

@@ -56,7 +56,7 @@ struct SoundClassTests {
     #expect(try SoundClass.load(modelFolder: folder.appendingPathComponent("none").path) == nil)
   }
 
-  @Test("the gate refuses a command word less like speech than its bound asks, and asks nothing without one")
+  @Test("the gate refuses a command word less like speech than its bound asks, in a quiet room; amid noise or without a bound it asks nothing")
   func gate() {
     var gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
     let evidence = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30)
@@ -65,6 +65,9 @@ struct SoundClassTests {
     #expect(gate.passes(evidence, word: word))
     gate.minimumSpeechLikeness = -1.5
     #expect(gate.refusal(evidence, word: word) == .unlikeVoice(.likeASound))
+    // Amid noise (an utterance ranging under `speechLikenessRange`) it is not asked.
+    let noisy = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 15)
+    #expect(gate.passes(noisy, word: word))
     word.speechLikeness = -1
     #expect(gate.passes(evidence, word: word))
     word.speechLikeness = nil
