@@ -39,6 +39,16 @@ bin=.build/release/directme
 bench=.build/release/directme-bench
 work=build/model
 mkdir -p "$work"
+# unpack FOLDER PACKAGE WHAT PATTERN...: the files of a Debian package matching the patterns, into FOLDER
+# (downloaded, not installed; WHAT names them in the error when the package cannot be downloaded).
+unpack() {
+  local folder="$1" package="$2" what="$3"
+  shift 3
+  rm -rf "$folder" && mkdir -p "$folder"
+  (cd "$folder" && apt-get download "$package" >/dev/null 2>&1) || { echo "make-model: cannot download $package ($what)" >&2; exit 1; }
+  dpkg-deb --fsys-tarfile "$folder"/"$package"_*.deb | tar -x -C "$folder" --wildcards "$@"
+  rm -f "$folder"/"$package"_*.deb
+}
 "$bench" training-labels --data "${DIRECTME_TRAIN:-../shared/data/speech-commands-train}" --out "$work"
 "$bench" noises --out "$work/noise" --seconds 60 --variants 2 --seed 7 >/dev/null
 # Adaptation also hears babble made from the adaptation speakers' other words (tuning does
@@ -80,11 +90,7 @@ mkdir -p models/en-us-directme.new
 # 7. The non-speech phone once more, on Freedoom's cries again and Sauerbraten's "aard" sounds, each
 # as make-nonspeech.py writes them; the routed models get it byte for byte.
 if [ ! -d "$work/aard/usr/share/games/cube2/packages/sounds/aard" ]; then
-  rm -rf "$work/aard" && mkdir -p "$work/aard"
-  (cd "$work/aard" && apt-get download cube2-data >/dev/null 2>&1) || { echo "make-model: cannot download cube2-data (Sauerbraten's sounds)" >&2; exit 1; }
-  dpkg-deb --fsys-tarfile "$work"/aard/cube2-data_*.deb | tar -x -C "$work/aard" --wildcards \
-    './usr/share/games/cube2/packages/sounds/aard/*' './usr/share/doc/cube2-data/copyright'
-  rm -f "$work"/aard/cube2-data_*.deb
+  unpack "$work/aard" cube2-data "Sauerbraten's sounds" './usr/share/games/cube2/packages/sounds/aard/*' './usr/share/doc/cube2-data/copyright'
 fi
 python3 scripts/make-nonspeech.py --aard "$work/aard/usr/share/games/cube2/packages/sounds/aard" --out "$work/nonspeech-aard"
 "$bin" adapt "$work/nonspeech" "$work/nonspeech-aard" --base "$work/en-us-directme" --only-phones +SPN+ \
@@ -94,11 +100,7 @@ for file in means variances sendump; do cp "$work/en-us-directme-spn2/$file" "$w
 # 8. The sound class. Tux Math's sounds (tuxmath-data) are downloaded, not installed; fluidsynth and
 # FluidR3's sound font (fluid-soundfont-gm) are installed by scripts/setup.sh --voices.
 if [ ! -d "$work/tuxmath/usr/share/tuxmath/sounds" ]; then
-  rm -rf "$work/tuxmath" && mkdir -p "$work/tuxmath"
-  (cd "$work/tuxmath" && apt-get download tuxmath-data >/dev/null 2>&1) || { echo "make-model: cannot download tuxmath-data (Tux Math's sounds)" >&2; exit 1; }
-  dpkg-deb --fsys-tarfile "$work"/tuxmath/tuxmath-data_*.deb | tar -x -C "$work/tuxmath" --wildcards \
-    './usr/share/tuxmath/sounds/*.wav' './usr/share/doc/tuxmath-data/copyright'
-  rm -f "$work"/tuxmath/tuxmath-data_*.deb
+  unpack "$work/tuxmath" tuxmath-data "Tux Math's sounds" './usr/share/tuxmath/sounds/*.wav' './usr/share/doc/tuxmath-data/copyright'
 fi
 python3 scripts/make-nonspeech.py --wad /usr/share/games/doom/freedoom2.wad --effects --out "$work/sounds-effects"
 python3 scripts/make-nonspeech.py --folder "$work/tuxmath/usr/share/tuxmath/sounds" --speaker tuxmath --out "$work/sounds-tuxmath"

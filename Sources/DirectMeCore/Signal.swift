@@ -64,6 +64,17 @@ public enum Signal {
     return added(speech, noisePower: noisePower, snr: snr) { Double(noise[(offset + $0) % noise.count]) }
   }
 
+  /// `speech` with one of `noises` mixed in (`mix`) at an SNR drawn from `snr` and from a drawn
+  /// offset (drawn in that order: the noise, the SNR, the offset), and the SNR drawn. `noises`
+  /// must not be empty.
+  public static func mixedWithOne(
+    of noises: [[Int16]], _ speech: [Int16], snr: ClosedRange<Double>, random: inout Random
+  ) -> (samples: [Int16], snr: Double) {
+    let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
+    let level = Double.random(in: snr, using: &random)
+    return (mix(speech, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random)), level)
+  }
+
   /// `speech` with the noise `noise(index)` (of mean power `noisePower`) added at `snr` dB
   /// under the speech part's power.
   private static func added(_ speech: [Int16], noisePower: Double, snr: Double, noise: (Int) -> Double) -> [Int16] {

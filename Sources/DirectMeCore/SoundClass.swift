@@ -79,18 +79,24 @@ public struct SoundClass: ModelFolderFile, Hashable, Sendable {
   /// How much more like speech than like other sounds the loud frames of `samples[start..<end]`
   /// (16 kHz) are: the mean over them of the two mixtures' log-likelihood ratio (nil: too short).
   public func likeness(of samples: [Int16], from start: Int, to end: Int) -> Double? {
-    let (features, energies) = Self.features(samples, from: start, to: end)
-    guard let loudest = energies.max() else { return nil }
+    let frames = Self.loudFeatures(samples, from: start, to: end, span: loudSpan)
+    guard !frames.isEmpty else { return nil }
     let speechModel = speech.prepared()
     let soundsModel = sounds.prepared()
     var total = 0.0
-    var count = 0
-    for (index, frame) in features.enumerated() where energies[index] >= loudest - loudSpan {
+    for frame in frames {
       let standard = frame.indices.map { (frame[$0] - center[$0]) / scale[$0] }
       total += Self.logLikelihood(standard, speech, speechModel) - Self.logLikelihood(standard, sounds, soundsModel)
-      count += 1
     }
-    return count > 0 ? total / Double(count) : nil
+    return total / Double(frames.count)
+  }
+
+  /// The features (`features`) of the frames of `samples[start..<end]` within `span` dB of its
+  /// loudest: the frames `likeness` scores, and those the mixtures are fitted on.
+  public static func loudFeatures(_ samples: [Int16], from start: Int, to end: Int, span: Double) -> [[Double]] {
+    let (features, energies) = Self.features(samples, from: start, to: end)
+    guard let loudest = energies.max() else { return [] }
+    return features.indices.filter { energies[$0] >= loudest - span }.map { features[$0] }
   }
 
   static func logLikelihood(

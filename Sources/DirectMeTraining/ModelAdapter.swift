@@ -123,9 +123,7 @@ public struct ModelAdapter: Sendable {
       try add(samples, as: id, saying: item.words)
       if !noises.isEmpty {
         for copy in 0..<options.noisyCopies {
-          let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
-          let snr = Double.random(in: options.snr, using: &random)
-          let mixed = Signal.mix(samples, noise: noise, snr: snr, offset: Int.random(in: 0..<noise.count, using: &random))
+          let mixed = Signal.mixedWithOne(of: noises, samples, snr: options.snr, random: &random).samples
           try add(mixed, as: id + "n\(copy)", saying: item.words)
         }
       }

@@ -187,9 +187,7 @@ public enum NoiseMaterial {
     var copies: [LabelledAudio] = []
     for (index, recording) in recordings.enumerated() where !recording.expected.isEmpty && index % stride == 0 {
       let clean = try recording.samples ?? AudioFileSource.readAll(path: recording.path)
-      let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
-      let level = Double.random(in: snr, using: &random)
-      let mixed = Signal.mix(clean, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random))
+      let (mixed, level) = Signal.mixedWithOne(of: noises, clean, snr: snr, random: &random)
       var copy = LabelledAudio(
         path: recording.path + " + noise at \(Int(level.rounded())) dB", expected: recording.expected,
         transcript: recording.transcript, speaker: recording.speaker, samples: mixed)

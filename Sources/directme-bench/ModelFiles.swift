@@ -620,9 +620,7 @@ struct WordVerifierFile: ParsableCommand {
         let samples = try AudioFileSource.readAll(path: recording.path)
         examples += trainer.examples(of: recording, samples: samples)
         for _ in 0..<(noises.isEmpty ? 0 : noisyCopies) {
-          let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
-          let level = Double.random(in: snr.range, using: &random)
-          let mixed = Signal.mix(samples, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random))
+          let mixed = Signal.mixedWithOne(of: noises, samples, snr: snr.range, random: &random).samples
           let more = trainer.examples(of: recording, samples: mixed)
           noisy += more.count
           examples += more

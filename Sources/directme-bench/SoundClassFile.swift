@@ -78,10 +78,7 @@ struct SoundClassFile: ParsableCommand {
         speechFrames += Self.loudFrames(changes[index % changes.count](samples))
         speechFrames += Self.loudFrames(changes[(index + 2) % changes.count](samples))
         if !noises.isEmpty {
-          let noise = noises[Int.random(in: 0..<noises.count, using: &random)]
-          let level = Double.random(in: snr.range, using: &random)
-          speechFrames += Self.loudFrames(
-            Signal.mix(samples, noise: noise, snr: level, offset: Int.random(in: 0..<noise.count, using: &random)))
+          speechFrames += Self.loudFrames(Signal.mixedWithOne(of: noises, samples, snr: snr.range, random: &random).samples)
         }
         progress.update(index + 1)
       }
@@ -153,9 +150,7 @@ struct SoundClassFile: ParsableCommand {
   }
 
   static func loudFrames(_ samples: [Int16]) -> [[Double]] {
-    let (features, energies) = SoundClass.features(samples, from: 0, to: samples.count)
-    guard let loudest = energies.max() else { return [] }
-    return features.indices.filter { energies[$0] >= loudest - SoundClass.loudSpanDefault }.map { features[$0] }
+    SoundClass.loudFeatures(samples, from: 0, to: samples.count, span: SoundClass.loudSpanDefault)
   }
 
   /// Pitch and formants moved by `cents`, as a tape played faster or slower.
