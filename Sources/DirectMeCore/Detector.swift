@@ -133,6 +133,12 @@ public struct Detector: Hashable, Sendable, Codable {
     /// other sounds (`WordSegment.speechLikeness`, measured by the model's `SoundClass`; nil:
     /// not asked), in an utterance ranging `speechLikenessRange` or more.
     public var minimumSpeechLikeness: Double?
+    /// A bound of its own for some command words, in place of `minimumSpeechLikeness` (nil or
+    /// a word not in it: that one). Sounds pass as one word far more than as the others (of the
+    /// 900 sounds the sound class was fitted on, 14 of the 15 that still moved the ninja moved it
+    /// "up": a short burst with a vowel-like ring), so that word's bound may refuse a larger
+    /// share of its commands.
+    public var minimumSpeechLikenessByWord: [String: Double]?
     /// The dynamic range (dB) from which `minimumSpeechLikeness` is asked: in a room's quiet, not
     /// amid noise, where a word's loud frames hold the noise too and the likeness falls. Measured
     /// 2026-12-03 (stop 93): asked everywhere, held-out speakers' commands in real ambience
@@ -352,12 +358,17 @@ public struct Detector: Hashable, Sendable, Codable {
     public func refusal(_ evidence: SignalEvidence?, word: WordSegment) -> Refusal? {
       if !passes(evidence, voiced: word.voiced, margin: word.margin) { return .noVoice }
       if isBuried(evidence, word: word) { return .buried }
-      if let minimum = minimumSpeechLikeness, let likeness = word.speechLikeness, likeness + 1e-9 < minimum,
+      if let minimum = minimumSpeechLikeness(of: word.word), let likeness = word.speechLikeness, likeness + 1e-9 < minimum,
         (evidence?.dynamicRange ?? .infinity) + 1e-9 >= Self.speechLikenessRange
       {
         return .unlikeVoice(.likeASound)
       }
       return Self.unlikeVoice(word, in: evidence).map(Refusal.unlikeVoice)
+    }
+
+    /// The least speech likeness a command word `word` needs (nil: not asked).
+    public func minimumSpeechLikeness(of word: String) -> Double? {
+      minimumSpeechLikenessByWord?[word] ?? minimumSpeechLikeness
     }
 
     /// See `refusal`.

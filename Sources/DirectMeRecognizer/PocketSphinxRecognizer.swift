@@ -64,7 +64,9 @@ public final class PocketSphinxRecognizer: Recognizer {
   let voiceWarp: VoiceWarp?
   /// The model's word verifier (`verifier.json`), for the listener to weigh command words with.
   public let wordVerifier: WordVerifier?
-  public let soundClass: SoundClass?
+  /// The model's sound class (`sound-class.json`), for the listener to weigh command words
+  /// with; one just fitted can take its place (`directme-bench sound-class` setting its bound).
+  public var soundClass: SoundClass?
   /// The front end `voiceWarp` measures with.
   let warpFeatures: VoiceFeatures?
 

@@ -73,4 +73,26 @@ struct SoundClassTests {
     word.speechLikeness = nil
     #expect(gate.passes(evidence, word: word))
   }
+
+  @Test("a word with a bound of its own is held to it, the others to the common one")
+  func wordBound() {
+    var gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6, minimumSpeechLikeness: -1.5)
+    gate.minimumSpeechLikenessByWord = ["up": 0]
+    let evidence = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30)
+    var up = WordSegment(word: "up", start: 0, end: 0.3, margin: 20, voiced: 0.1)
+    up.speechLikeness = -0.5
+    var left = up
+    left.word = "left"
+    #expect(gate.refusal(evidence, word: up) == .unlikeVoice(.likeASound))
+    #expect(gate.passes(evidence, word: left))
+    left.speechLikeness = -2
+    #expect(gate.refusal(evidence, word: left) == .unlikeVoice(.likeASound))
+    up.speechLikeness = 0.2
+    #expect(gate.passes(evidence, word: up))
+    // Read from and written to detector.json.
+    var detector = Detector.untrained
+    detector.gate = gate
+    let decoded = try? JSONDecoder().decode(Detector.self, from: JSONEncoder().encode(detector))
+    #expect(decoded?.gate.minimumSpeechLikeness(of: "up") == 0 && decoded?.gate.minimumSpeechLikeness(of: "down") == -1.5)
+  }
 }

@@ -692,13 +692,17 @@ struct ExecutableTests {
     }
     let soundsLabels = folder.appendingPathComponent("sounds.tsv")
     try soundLines.write(to: soundsLabels, atomically: true, encoding: .utf8)
+    // The shipped detector without its second opinion, which only an adapted model can give:
+    // the checked commands are replayed through the stock model.
     let detector = folder.appendingPathComponent("detector.json")
-    try FileManager.default.copyItem(
-      at: TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme/detector.json"), to: detector)
+    var shipped = try Detector.load(TestSupport.repositoryRoot.appendingPathComponent("models/en-us-directme/detector.json").path)
+    shipped.secondOpinion = nil
+    try shipped.json().write(to: detector)
     let out = folder.appendingPathComponent("sound-class.json")
     let arguments = [
       bench.path, "sound-class", "--speech", speech.path, "--sounds", soundsLabels.path, "--out", out.path, "--components", "2",
-      "--check", check.path, "--detector", detector.path, "--refuse", "0.25",
+      "--check", check.path, "--detector", detector.path, "--refuse", "0.25", "--refuse-word", "up=0.5",
+      "--model", "/usr/share/pocketsphinx/model/en-us/en-us",
     ]
     let run = try TestSupport.run(arguments)
     #expect(run.status == 0, "\(run.stderr)")
@@ -718,9 +722,19 @@ struct ExecutableTests {
     let first = try Data(contentsOf: out)
     #expect(try TestSupport.run(arguments).status == 0)
     #expect(try Data(contentsOf: out) == first)
-    // The bound: a quarter of the four checked commands lie under it.
-    let bound = try #require(try Detector.load(detector.path).gate.minimumSpeechLikeness)
-    #expect(run.stdout.contains("minimumSpeechLikeness \(bound) (refuses 1 of 4 commands)"), "\(run.stdout)")
+    // The bounds: set from the commands the detector takes from the four checked recordings
+    // (as many as refused by the share of them), "up"'s from its own.
+    let gate = try Detector.load(detector.path).gate
+    let bound = try #require(gate.minimumSpeechLikeness)
+    let taken = try #require(run.stdout.firstMatch(of: /minimumSpeechLikeness (-?[0-9.]+) \(refuses ([0-9]+) of ([0-9]+) commands\)/), "\(run.stdout)")
+    #expect(Double(taken.1) == bound)
+    let (refused, count) = (Int(taken.2)!, Int(taken.3)!)
+    #expect((1...4).contains(count) && refused == Int(Double(count) * 0.25), "\(run.stdout)")
+    let upBound = try #require(gate.minimumSpeechLikenessByWord?["up"], "\(run.stdout)")
+    #expect(run.stdout.contains("minimumSpeechLikenessByWord up \(upBound) (refuses 0 of 1 ups)"), "\(run.stdout)")
+    #expect(gate.minimumSpeechLikeness(of: "up") == upBound && gate.minimumSpeechLikeness(of: "down") == bound)
+    let badShare = try TestSupport.run(arguments + ["--refuse-word", "sideways=0.1"])
+    #expect(badShare.status != 0 && badShare.stderr.contains("--refuse-word sideways=0.1: expected word=share"), "\(badShare.stderr)")
     let missing = try TestSupport.run([bench.path, "sound-class", "--speech", folder.appendingPathComponent("none.tsv").path, "--sounds", soundsLabels.path, "--out", out.path])
     #expect(missing.status != 0)
     #expect(missing.stderr.contains("none.tsv: cannot read the labels file (no such file)"), "\(missing.stderr)")
