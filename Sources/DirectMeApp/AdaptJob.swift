@@ -36,7 +36,7 @@ public struct AdaptJob {
       throw Failure("\(out): already exists and is not empty (pass --force to replace it)")
     }
     let (recordings, problems) = try LabelledAudioReader.read(labels)
-    for problem in problems { output.warning("directme: error: \(problem)") }
+    for problem in problems { output.warning("\(programName): error: \(problem)") }
     if !problems.isEmpty { throw Failure.problems(problems.count, in: "the labels", "nothing was adapted") }
     let (items, skipped) = AdaptationItem.items(from: recordings)
     if skipped > 0 { output.warning("adapt: \(skipped) non-command recordings have no transcript (third column) and are left out") }

@@ -98,13 +98,13 @@ public struct StageReplay: @unchecked Sendable {
           },
           onEvent: { event in
             channel.post(.listener(event))
-            do { try recorder?.record(event, source: file) } catch { output.warning("directme: error: \(error)") }
+            do { try recorder?.record(event, source: file) } catch { output.warning("\(programName): error: \(error)") }
           })
-        for warning in source.warnings { output.warning("directme: warning: \(warning)") }
+        for warning in source.warnings { output.warning("\(programName): warning: \(warning)") }
         directions += result.directions.count
         channel.post(.note("\(file): \(result.directions.map(\.rawValue).joined(separator: " "))"))
       } catch {
-        output.warning("directme: error: \(error)")
+        output.warning("\(programName): error: \(error)")
         failed = true
       }
     }

@@ -89,7 +89,7 @@ public final class CaptureThread: @unchecked Sendable {
           input = try source.connect()
           backoff = source.backoff.lowerBound
           channel.post(.status(nil))
-          output.warning("directme: microphone back")
+          output.warning("\(programName): microphone back")
         } catch where source.isConnectionLost(error) {
           backoff = min(backoff * 2, source.backoff.upperBound)
           channel.post(.status("microphone lost (\(error)); retrying in \(String(printf: "%.2g", backoff)) s"))

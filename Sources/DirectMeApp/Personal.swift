@@ -179,7 +179,7 @@ public struct PersonalizeJob {
 
   public func run() throws {
     let (recordings, problems) = try LabelledAudioReader.read([labels])
-    for problem in problems { output.warning("directme: error: \(problem)") }
+    for problem in problems { output.warning("\(programName): error: \(problem)") }
     if !problems.isEmpty { throw Failure.problems(problems.count, in: labels, "nothing was adapted") }
     let (items, _) = AdaptationItem.items(from: recordings)
     guard !items.isEmpty else { throw Failure("\(labels): no recordings with their words to adapt on") }

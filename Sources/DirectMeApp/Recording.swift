@@ -102,10 +102,10 @@ public struct RecordJob: @unchecked Sendable {
       let seconds = Double(samples.count) / 16_000
       channel.post(.prompt("Recorded \(seconds.formatted(digits: 2)) s"))
       output.line("recorded \(path) (\(seconds.formatted(digits: 2)) s)")
-      if let problem = TakeCheck.problem(samples) { output.warning("directme: warning: \(path): \(problem)") }
+      if let problem = TakeCheck.problem(samples) { output.warning("\(programName): warning: \(path): \(problem)") }
       channel.post(.finished(failed: false))
     } catch {
-      output.warning("directme: error: \(error)")
+      output.warning("\(programName): error: \(error)")
       channel.post(.finished(failed: true))
     }
   }
@@ -174,16 +174,16 @@ public struct EnrollJob: @unchecked Sendable {
         guard let samples = recording.take(timeout: timeout) else {
           if channel.shouldStop { break prompts }
           if let failure = recording.failure {
-            output.warning("directme: error: microphone failed: \(failure)")
+            output.warning("\(programName): error: microphone failed: \(failure)")
             failed = true
             break prompts
           }
-          output.warning("directme: no speech heard within \(String(printf: "%g", timeout)) s; skipping \"\(prompt.text)\"")
+          output.warning("\(programName): no speech heard within \(String(printf: "%g", timeout)) s; skipping \"\(prompt.text)\"")
           continue prompts
         }
         if let problem = TakeCheck.problem(samples), attempt < 3 {
           channel.post(.status(problem))
-          output.warning("directme: take \(attempt) of \"\(prompt.text)\": \(problem)")
+          output.warning("\(programName): take \(attempt) of \"\(prompt.text)\": \(problem)")
           continue
         }
         channel.post(.status(nil))
@@ -204,7 +204,7 @@ public struct EnrollJob: @unchecked Sendable {
           try LabelsFormat.format(labels).write(
             to: folderURL.appendingPathComponent(LabelsFormat.fileName), atomically: true, encoding: .utf8)
         } catch {
-          output.warning("directme: error: \(error)")
+          output.warning("\(programName): error: \(error)")
           failed = true
           break prompts
         }

@@ -36,7 +36,7 @@ public struct ScoreRun {
       throw Failure("\(labels): cannot read the labels file (\(FileManager.default.fileExists(atPath: labels) ? "not UTF-8 text or unreadable" : "no such file"))")
     }
     let (recordings, errors) = LabelsFormat.parse(text)
-    for error in errors { output.warning("directme: \(labels): \(error)") }
+    for error in errors { output.warning("\(programName): \(labels): \(error)") }
     guard !recordings.isEmpty else { throw Failure("\(labels): no recordings listed") }
 
     let folder = URL(fileURLWithPath: labels).deletingLastPathComponent()
@@ -53,13 +53,13 @@ public struct ScoreRun {
         var messages: [String] = []
         switch replayFile(path, recognizer: recognizer, interpreter: interpreter) {
         case .success(let (result, warnings)):
-          messages = warnings.map { "directme: warning: \($0)" }
+          messages = warnings.map { "\(programName): warning: \($0)" }
           scored = ScoredRecording(
             path: recording.path, expected: recording.expected, recognized: result.directions,
             transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
             rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken))
         case .failure(let error):
-          messages = ["directme: error: \(error) (\(labels) line \(recording.line))"]
+          messages = ["\(programName): error: \(error) (\(labels) line \(recording.line))"]
         }
         // The progress bar and the messages under the lock: one thread at a time draws.
         state.update { state in
@@ -100,10 +100,10 @@ public func replayToText(
         let directions = result.directions.map(\.rawValue).joined(separator: " ")
         output.line("  => \(directions.isEmpty ? "(no instructions)" : directions)")
       }
-      for warning in warnings { output.warning("directme: warning: \(warning)") }
+      for warning in warnings { output.warning("\(programName): warning: \(warning)") }
       if !warnings.isEmpty { failures.append(file) }
     case .failure(let error):
-      output.warning("directme: error: \(error)")
+      output.warning("\(programName): error: \(error)")
       if json { output.line(FileReport(file: file, error: "\(error)").jsonLine()) }
       failures.append(file)
     }

@@ -210,7 +210,7 @@ public func runStage(
         }
       case .status(let status):
         stage.status = status
-        if let status { output.warning("directme: \(status)") }
+        if let status { output.warning("\(programName): \(status)") }
       case .level(let level):
         stage.level = level
       case .prompt(let prompt):

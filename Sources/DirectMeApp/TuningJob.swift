@@ -44,7 +44,7 @@ public struct TuningJob {
 
   public func run(output: Output = .standard) throws {
     var (audio, problems) = try LabelledAudioReader.read(labels)
-    for problem in problems { output.warning("directme: error: \(problem)") }
+    for problem in problems { output.warning("\(programName): error: \(problem)") }
     if !problems.isEmpty { throw Failure.problems(problems.count, in: "the labels", "nothing was tuned") }
     guard audio.contains(where: { !$0.expected.isEmpty }) else { throw Failure("no command recordings to tune on") }
     let joined = try NoiseMaterial.joined(audio)
@@ -80,7 +80,7 @@ public struct TuningJob {
         progress: { done, _ in progress.update(done) },
         failed: { path, error in failures.update { $0.append("\(path): \(error)") } })
       progress.finish()
-      for failure in failures.value { output.warning("directme: error: \(failure)") }
+      for failure in failures.value { output.warning("\(programName): error: \(failure)") }
       if !failures.value.isEmpty { throw Failure("\(failures.value.count) recordings could not be decoded; nothing was tuned") }
       if let cache { try TuningCache.save(decoded!, key: key, to: cache) }
     }

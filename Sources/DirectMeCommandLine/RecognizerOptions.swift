@@ -185,7 +185,7 @@ extension ParsableCommand {
     } catch let error as CleanExit {
       throw error
     } catch {
-      warn("directme: error: \(error)")
+      warn("\(programName): error: \(error)")
       throw ExitCode(1)
     }
   }

@@ -44,7 +44,7 @@ enum SphinxLog {
     if level == Int32(ERR_FATAL.rawValue) {
       // The library calls exit() right after this; say what was being done first.
       let doing = context.withLock { $0[thread] } ?? "pocketsphinx"
-      StandardError.write("directme: error: \(doing): \(Self.clean(trimmed))\n")
+      StandardError.write("\(programName): error: \(doing): \(Self.clean(trimmed))\n")
     }
   }
 

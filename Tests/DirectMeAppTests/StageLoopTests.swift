@@ -1,4 +1,5 @@
 import DirectMeCore
+import DirectMeSystem
 import Foundation
 import Testing
 
@@ -101,7 +102,7 @@ struct StageLoopTests {
     #expect(fake.scenes.isEmpty)
     #expect(lines.lines.contains { $0.contains("\"down\"") }, "the transcript is printed: \(lines.lines)")
     #expect(lines.lines.contains("instruction 1: down -> (400, 400)"))
-    #expect(lines.warnings == ["directme: microphone failed: gone"])
+    #expect(lines.warnings == ["\(programName): microphone failed: gone"])
   }
 
   @Test("the ninja stops at the panels over the window's top and bottom, in a window and headless alike")

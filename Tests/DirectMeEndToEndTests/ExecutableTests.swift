@@ -738,6 +738,8 @@ struct ExecutableTests {
     let missing = try TestSupport.run([bench.path, "sound-class", "--speech", folder.appendingPathComponent("none.tsv").path, "--sounds", soundsLabels.path, "--out", out.path])
     #expect(missing.status != 0)
     #expect(missing.stderr.contains("none.tsv: cannot read the labels file (no such file)"), "\(missing.stderr)")
+    // One line, named by the program that printed it.
+    #expect(missing.stderr.hasPrefix("directme-bench: error: "), "\(missing.stderr)")
   }
 
   @Test("directme loads FoundationEssentials only, not Foundation and its ICU (7 MB of every run's memory)")
