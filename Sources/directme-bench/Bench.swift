@@ -270,6 +270,8 @@ struct AccuracyBench: ParsableCommand {
     if includes(.noise) && !realOthers.isEmpty {
       // Every other one: ~400 items, the room noises and babble in turn.
       items += try builder.otherWordsInNoise(realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == 0 }.map(\.element))
+      // The other half amid babble alone, at 5 dB.
+      items += try builder.otherWordsAmidBabble(realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == 1 }.map(\.element))
     }
     if includes(.sequences) && !realCommands.isEmpty {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")

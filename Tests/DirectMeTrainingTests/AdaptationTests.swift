@@ -685,7 +685,7 @@ func clinksAloneItems() throws {
   #expect(items.enumerated().allSatisfy { $0.offset % 2 == 1 ? silentShare($0.element) < 0.01 : silentShare($0.element) > 0.2 })
 }
 
-@Test("other words in noise: each item mixed with one noise, tap, bike, kitchen and babble in turn, no command expected")
+@Test("other words in noise: each item mixed with one noise, tap, bike, kitchen and babble in turn, no command expected; amid babble alone at 5 dB, the same")
 func otherWordsInNoiseMixes() throws {
   let cache = try TestSupport.temporaryFolder("other-words-noise")
   defer { try? FileManager.default.removeItem(at: cache) }
@@ -707,6 +707,18 @@ func otherWordsInNoiseMixes() throws {
     #expect(ratio > 0.05 && ratio < 0.2, "\(item.id): noise at \(10 * log10(ratio)) dB")
   }
   #expect(try builder.otherWordsInNoise(items).map(\.samples) == mixed.map(\.samples), "the same mixes every run")
+
+  // Amid babble alone at 5 dB: the added noise's power about a third of the speech's.
+  let amid = try builder.otherWordsAmidBabble(items)
+  #expect(amid.map(\.id) == (0..<5).map { "babble 5 dB/word\($0)" })
+  #expect(amid.allSatisfy { $0.condition == CorpusBuilder.otherWordsAmidBabble && $0.expected.isEmpty })
+  for item in amid {
+    let added = zip(item.samples, speech).map { Double($0) - Double($1) }
+    let ratio = added.map { $0 * $0 }.reduce(0, +) / speech.map { Double($0) * Double($0) }.reduce(0, +)
+    #expect(ratio > 0.2 && ratio < 0.6, "\(item.id): noise at \(10 * log10(ratio)) dB")
+    #expect(Set(added.map { abs($0).rounded() }).count <= 3, "\(item.id): babble's level only")
+  }
+  #expect(try builder.otherWordsAmidBabble(items).map(\.samples) == amid.map(\.samples), "the same mixes every run")
 }
 
 /// The mean power of `samples` (sample units squared).
