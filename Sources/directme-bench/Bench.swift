@@ -27,7 +27,7 @@ struct AccuracyBench: ParsableCommand {
     discussion: """
       Conditions: the training set's checking speakers (held out of adaptation and tuning), the \
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
-      bike, kitchen) and babble at 20, 10 and 5 dB SNR and in continuous room noise and babble (2 s of it before and after; and 12 commands in a minute of each background, at 10 and at 5 dB), the checking speakers' recordings in \
+      bike, kitchen) and babble at 20, 10 and 5 dB SNR and in continuous room noise and babble (2 s of it before and after; and 12 commands in a minute of each background, at 10 and at 5 dB), their other words in one of those noises at 10 dB and amid babble alone at 5 dB, the checking speakers' recordings in \
       reverberant rooms (sox reverb), in higher and lower voices (sox pitch, +-300 cents), through a narrowband (8 kHz) \
       microphone, an overdriven one (clipped: sox gain -n 6), one with a DC offset (sox dcshift 0.1) and one that hums (50 or 60 Hz \
       mains hum with harmonics, 10 dB under the speech), a quiet one (sox vol -30dB), said faster and slower (sox tempo 1.25 and 0.8), sequences of 2-4 direction clips with \
