@@ -268,10 +268,11 @@ struct AccuracyBench: ParsableCommand {
       items += try builder.inLongBackground(commands, snr: 5)
     }
     if includes(.noise) && !realOthers.isEmpty {
-      // Every other one: ~400 items, the room noises and babble in turn.
-      items += try builder.otherWordsInNoise(realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == 0 }.map(\.element))
-      // The other half amid babble alone, at 5 dB.
-      items += try builder.otherWordsAmidBabble(realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == 1 }.map(\.element))
+      // Every other one (every sixth, quick), from the first or the second on.
+      let others = { (first: Int) in realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == first }.map(\.element) }
+      // ~400 items, the room noises and babble in turn; the other half amid babble alone, at 5 dB.
+      items += try builder.otherWordsInNoise(others(0))
+      items += try builder.otherWordsAmidBabble(others(1))
     }
     if includes(.sequences) && !realCommands.isEmpty {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")

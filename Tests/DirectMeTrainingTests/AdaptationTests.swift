@@ -697,13 +697,17 @@ func otherWordsInNoiseMixes() throws {
   let builder = CorpusBuilder(cache: cache)
   let speech = (0..<16_000).map { Int16(3000 * sin(Double($0) * 2 * .pi * 200 / 16_000)) }
   let items = (0..<5).map { BenchItem(id: "word\($0)", condition: "dev", expected: [], samples: speech) }
+  // The added noise's power against the speech's.
+  let noiseShare = { (item: BenchItem) in
+    let added = zip(item.samples, speech).map { Double($0) - Double($1) }
+    return added.map { $0 * $0 }.reduce(0, +) / speech.map { Double($0) * Double($0) }.reduce(0, +)
+  }
   let mixed = try builder.otherWordsInNoise(items)
   #expect(mixed.map(\.id) == ["tap 10 dB/word0", "bike 10 dB/word1", "kitchen 10 dB/word2", "babble 10 dB/word3", "tap 10 dB/word4"])
   #expect(mixed.allSatisfy { $0.condition == CorpusBuilder.otherWordsInNoise && $0.expected.isEmpty })
   // Mixed 10 dB under the speech: the added noise's power is a tenth of the speech's, give or take.
   for item in mixed {
-    let added = zip(item.samples, speech).map { Double($0) - Double($1) }
-    let ratio = added.map { $0 * $0 }.reduce(0, +) / speech.map { Double($0) * Double($0) }.reduce(0, +)
+    let ratio = noiseShare(item)
     #expect(ratio > 0.05 && ratio < 0.2, "\(item.id): noise at \(10 * log10(ratio)) dB")
   }
   #expect(try builder.otherWordsInNoise(items).map(\.samples) == mixed.map(\.samples), "the same mixes every run")
@@ -713,10 +717,9 @@ func otherWordsInNoiseMixes() throws {
   #expect(amid.map(\.id) == (0..<5).map { "babble 5 dB/word\($0)" })
   #expect(amid.allSatisfy { $0.condition == CorpusBuilder.otherWordsAmidBabble && $0.expected.isEmpty })
   for item in amid {
-    let added = zip(item.samples, speech).map { Double($0) - Double($1) }
-    let ratio = added.map { $0 * $0 }.reduce(0, +) / speech.map { Double($0) * Double($0) }.reduce(0, +)
+    let ratio = noiseShare(item)
     #expect(ratio > 0.2 && ratio < 0.6, "\(item.id): noise at \(10 * log10(ratio)) dB")
-    #expect(Set(added.map { abs($0).rounded() }).count <= 3, "\(item.id): babble's level only")
+    #expect(Set(zip(item.samples, speech).map { abs(Double($0) - Double($1)).rounded() }).count <= 3, "\(item.id): babble's level only")
   }
   #expect(try builder.otherWordsAmidBabble(items).map(\.samples) == amid.map(\.samples), "the same mixes every run")
 }
