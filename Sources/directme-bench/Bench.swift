@@ -27,7 +27,7 @@ struct AccuracyBench: ParsableCommand {
     discussion: """
       Conditions: the training set's checking speakers (held out of adaptation and tuning), the \
       real dev set (300 clips of 30 words, held out), their commands mixed with room noises (tap, \
-      bike, kitchen) and babble at 20, 10 and 5 dB SNR and in continuous room noise and babble (2 s of it before and after; and 12 commands in a minute of each background, at 10 and at 5 dB), their other words in one of those noises at 10 dB and amid babble alone at 5 dB, the checking speakers' recordings in \
+      bike, kitchen) and babble at 20, 10 and 5 dB SNR and in continuous room noise and babble (2 s of it before and after; and 12 commands in a minute of each background, at 10 and at 5 dB), their other words in one of those noises at 10 dB and amid babble alone at 5 dB, their commands and other words amid real people talking (babble of the training set's adaptation speakers' other words) at 10 and 5 dB, the checking speakers' recordings in \
       reverberant rooms (sox reverb), in higher and lower voices (sox pitch, +-300 cents), through a narrowband (8 kHz) \
       microphone, an overdriven one (clipped: sox gain -n 6), one with a DC offset (sox dcshift 0.1) and one that hums (50 or 60 Hz \
       mains hum with harmonics, 10 dB under the speech), a quiet one (sox vol -30dB), said faster and slower (sox tempo 1.25 and 0.8), sequences of 2-4 direction clips with \
@@ -220,9 +220,12 @@ struct AccuracyBench: ParsableCommand {
     var items: [BenchItem] = []
     var realCommands: [BenchItem] = []
     var realOthers: [BenchItem] = []
+    // The adaptation speakers' other words, for people's babble (`CorpusBuilder.peopleBabble`).
+    var peopleBabbleSources: [String] = []
     let trainFolder = URL(fileURLWithPath: train ?? Resources.path("../shared/data/speech-commands-train"))
     if FileManager.default.fileExists(atPath: trainFolder.appendingPathComponent("manifest.tsv").path) {
-      var checking = try TrainingSet.read(trainFolder, part: .checking)
+      let clips = try TrainingSet.read(trainFolder)
+      var checking = clips.filter { TrainingSet.part(of: $0.speaker) == .checking }
       if quick { checking = checking.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
       let trainItems = try checking.map {
         BenchItem(
@@ -240,6 +243,9 @@ struct AccuracyBench: ParsableCommand {
       }
       realCommands += trainItems.filter { !$0.expected.isEmpty }
       realOthers += trainItems.filter { $0.expected.isEmpty }
+      if includes(.noise) {
+        peopleBabbleSources = clips.filter { TrainingSet.part(of: $0.speaker) == .adaptation && $0.expected.isEmpty }.map(\.path)
+      }
     } else if includes(.train) {
       warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")
     }
@@ -273,6 +279,19 @@ struct AccuracyBench: ParsableCommand {
       // ~400 items, the room noises and babble in turn; the other half amid babble alone, at 5 dB.
       items += try builder.otherWordsInNoise(others(0))
       items += try builder.otherWordsAmidBabble(others(1))
+    }
+    // Real people talking: babble of the training set's adaptation speakers' other words.
+    if includes(.noise) && !peopleBabbleSources.isEmpty && (!realCommands.isEmpty || !realOthers.isEmpty) {
+      let babble = try builder.peopleBabble(from: peopleBabbleSources)
+      var commands = realCommands
+      if quick { commands = commands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
+      let others = { (first: Int) in realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == first }.map(\.element) }
+      for snr in [10.0, 5.0] where !commands.isEmpty { items += builder.amidPeople(commands, babble: babble, snr: snr) }
+      // The halves as above: the room-noise half at 10 dB, the babble half at 5 dB.
+      if !realOthers.isEmpty {
+        items += builder.amidPeople(others(0), babble: babble, snr: 10)
+        items += builder.amidPeople(others(1), babble: babble, snr: 5)
+      }
     }
     if includes(.sequences) && !realCommands.isEmpty {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")

@@ -724,6 +724,45 @@ func otherWordsInNoiseMixes() throws {
   #expect(try builder.otherWordsAmidBabble(items).map(\.samples) == amid.map(\.samples), "the same mixes every run")
 }
 
+@Test("the bench's real people's babble: made once from the recordings given, the same every run, mixed alone at 10 and 5 dB")
+func peopleBabbleMixes() throws {
+  let cache = try TestSupport.temporaryFolder("people-babble")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  // Six "people": tones of different pitches, half a second each.
+  let recordings = try (0..<6).map { index in
+    let path = cache.appendingPathComponent("other-\(index).wav").path
+    try Tools.write((0..<8_000).map { Int16(4000 * sin(Double($0) * 2 * .pi * Double(150 + 40 * index) / 16_000)) }, to: path)
+    return path
+  }
+  let builder = CorpusBuilder(cache: cache)
+  #expect(throws: Tools.Failure.self) { try builder.peopleBabble(from: []) }
+  let babble = try builder.peopleBabble(from: recordings.reversed())
+  #expect(babble.count == 30 * 16_000)
+  #expect(power(babble) > 1e6, "people talking, not silence")
+  // Made once and kept; another cache, the same recordings in another order: the same babble.
+  #expect(FileManager.default.fileExists(atPath: cache.appendingPathComponent("noise-people.wav").path))
+  #expect(builder.noiseFingerprints().contains { $0.hasPrefix("people ") })
+  let other = try TestSupport.temporaryFolder("people-babble-again")
+  defer { try? FileManager.default.removeItem(at: other) }
+  #expect(try CorpusBuilder(cache: other).peopleBabble(from: recordings) == babble)
+
+  let speech = (0..<16_000).map { Int16(3000 * sin(Double($0) * 2 * .pi * 200 / 16_000)) }
+  let commands = (0..<4).map { BenchItem(id: "up\($0)", condition: "dev", expected: [.up], samples: speech) }
+  let others = (0..<4).map { BenchItem(id: "word\($0)", condition: "dev", expected: [], samples: speech) }
+  for snr in [10.0, 5.0] {
+    let mixed = builder.amidPeople(commands, babble: babble, snr: snr) + builder.amidPeople(others, babble: babble, snr: snr)
+    #expect(mixed.map(\.id) == (0..<4).map { "people \(Int(snr)) dB/up\($0)" } + (0..<4).map { "people \(Int(snr)) dB/word\($0)" })
+    #expect(mixed.prefix(4).allSatisfy { $0.condition == CorpusBuilder.amidPeople(commands: true, snr: snr) && $0.expected == [.up] })
+    #expect(mixed.suffix(4).allSatisfy { $0.condition == CorpusBuilder.amidPeople(commands: false, snr: snr) && $0.expected.isEmpty })
+    for item in mixed {
+      let added = zip(item.samples, speech).map { Double($0) - Double($1) }
+      let ratio = added.map { $0 * $0 }.reduce(0, +) / speech.map { Double($0) * Double($0) }.reduce(0, +)
+      #expect(abs(10 * log10(ratio) + snr) < 3, "\(item.id): babble at \(10 * log10(ratio)) dB")
+    }
+    #expect(builder.amidPeople(commands, babble: babble, snr: snr).map(\.samples) == mixed.prefix(4).map(\.samples), "the same mixes every run")
+  }
+}
+
 /// The mean power of `samples` (sample units squared).
 private func power(_ samples: some Collection<Int16>) -> Double {
   samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
