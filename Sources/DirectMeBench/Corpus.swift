@@ -431,30 +431,45 @@ public struct CorpusBuilder {
     let speakers = bySpeaker.filter { $0.value.count >= 2 }.keys.sorted()
     guard oneSpeaker ? !speakers.isEmpty : !singles.isEmpty else { return [] }
     var random = Signal.Random(seed: seed)
+    // The clips of each sequence so far, in order: a speaker with two clips has only two
+    // sequences to give, and drawn again they were the same recording counted twice or three
+    // times (10 of the 100 sequences without pauses, 6 of those with; stop 96).
+    var drawn: Set<[String]> = []
     return (0..<count).map { index in
-      var pool = singles
-      var length = Int.random(in: 2...4, using: &random)
-      if oneSpeaker {
-        pool = bySpeaker[speakers[Int.random(in: 0..<speakers.count, using: &random)]]!.sorted { $0.id < $1.id }
-        length = min(length, pool.count)
+      var sequence: [BenchItem] = []
+      var pauses: [Double] = []
+      for attempt in 0..<Self.sequenceAttempts {
+        var pool = singles
+        var length = Int.random(in: 2...4, using: &random)
+        if oneSpeaker {
+          pool = bySpeaker[speakers[Int.random(in: 0..<speakers.count, using: &random)]]!.sorted { $0.id < $1.id }
+          length = min(length, pool.count)
+        }
+        sequence = []
+        pauses = []
+        for part in 0..<length {
+          let pick = Int.random(in: 0..<pool.count, using: &random)
+          sequence.append(oneSpeaker ? pool.remove(at: pick) : pool[pick])
+          if part > 0 { pauses.append(Double.random(in: pause, using: &random)) }
+        }
+        if drawn.insert(sequence.map(\.id)).inserted || attempt == Self.sequenceAttempts - 1 { break }
       }
       var samples = Signal.silence(0.3)
-      var expected: [Direction] = []
-      var ids: [String] = []
-      for part in 0..<length {
-        let pick = Int.random(in: 0..<pool.count, using: &random)
-        let item = oneSpeaker ? pool.remove(at: pick) : pool[pick]
-        if part > 0 { samples += Signal.silence(Double.random(in: pause, using: &random)) }
+      for (part, item) in sequence.enumerated() {
+        if part > 0 { samples += Signal.silence(pauses[part - 1]) }
         samples += Signal.trimmed(item.samples)
-        expected += item.expected
-        ids.append((item.id as NSString).lastPathComponent)
       }
       samples += Signal.silence(0.5)
       return BenchItem(
-        id: "sequence \(index + 1): " + ids.joined(separator: "+"), condition: condition, expected: expected,
-        samples: samples)
+        // Each clip with its word's folder: one speaker's "up" and "down" can share a file name,
+        // and two conditions' sequences of them then had the same id (stop 96).
+        id: "sequence \(index + 1): " + sequence.map { $0.id.split(separator: "/").suffix(2).joined(separator: "/") }.joined(separator: "+"),
+        condition: condition, expected: sequence.flatMap(\.expected), samples: samples)
     }
   }
+
+  /// How many times `sequences` draws a sequence again that it has drawn already.
+  static let sequenceAttempts = 50
 
   // MARK: Synthetic speech
 

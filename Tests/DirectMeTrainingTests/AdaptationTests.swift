@@ -763,6 +763,40 @@ func peopleBabbleMixes() throws {
   }
 }
 
+@Test("the bench's sequences: each a different list of clips while the speakers have any left, the same every run")
+func benchSequencesDoNotRepeat() throws {
+  let cache = try TestSupport.temporaryFolder("bench-sequences")
+  defer { try? FileManager.default.removeItem(at: cache) }
+  let builder = CorpusBuilder(cache: cache)
+  // Six speakers with two commands each: 6 x 2 orders = 12 sequences of one speaker's clips.
+  let directions: [Direction] = [.up, .down, .left, .right]
+  var items: [BenchItem] = []
+  for speaker in 0..<6 {
+    for take in 0..<2 {
+      let tone = (0..<4_000).map { Int16(3000 * sin(Double($0) * 2 * .pi * Double(200 + 50 * speaker + 20 * take) / 16_000)) }
+      items.append(
+        BenchItem(
+          id: "train/x/s\(speaker)_\(take).wav", condition: "c", expected: [directions[(speaker + take) % 4]], samples: tone,
+          speaker: "s\(speaker)"))
+    }
+  }
+  let sequences = builder.sequences(from: items, count: 12, condition: "joined", oneSpeaker: true, pause: 0...0)
+  let lists = sequences.map { $0.id.split(separator: ": ").last.map(String.init) ?? $0.id }
+  #expect(Set(lists).count == 12, "every one of the 12 possible sequences once: \(lists)")
+  for sequence in sequences {
+    #expect(sequence.condition == "joined" && sequence.expected.count == 2)
+    let names = lists[sequences.firstIndex { $0.id == sequence.id }!].split(separator: "+")
+    #expect(names.allSatisfy { $0.hasPrefix("x/") }, "\(sequence.id): each clip with its word's folder")
+    #expect(Set(names.map { $0.dropFirst(2).split(separator: "_").first! }).count == 1, "\(sequence.id): one speaker")
+    let expected = names.map { name in items.first { $0.id.hasSuffix("/" + name) }!.expected[0] }
+    #expect(sequence.expected == expected)
+  }
+  // More than there are: the rest repeat, and the run is the same every time.
+  let more = builder.sequences(from: items, count: 20, condition: "joined", oneSpeaker: true, pause: 0...0)
+  #expect(more.count == 20 && Set(more.map(\.samples)).count == 12)
+  #expect(builder.sequences(from: items, count: 20, condition: "joined", oneSpeaker: true, pause: 0...0).map(\.samples) == more.map(\.samples))
+}
+
 /// The mean power of `samples` (sample units squared).
 private func power(_ samples: some Collection<Int16>) -> Double {
   samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
