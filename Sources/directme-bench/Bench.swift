@@ -258,36 +258,34 @@ struct AccuracyBench: ParsableCommand {
     } else if includes(.dev) || includes(.noise) {
       warn("bench: no dev set at \(devFolder.path) (pass --dev); its conditions are skipped")
     }
-    if includes(.noise) && !realCommands.isEmpty {
-      var commands = realCommands
-      if quick { commands = commands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
-      items += try builder.noiseMixes(commands)
-      let overMusic = try builder.overMusic(commands)
+    // The noise part's commands (every third, quick), and its halves of the other words: every
+    // other one (every sixth, quick), from the first or the second on.
+    let noisyCommands = quick ? realCommands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) : realCommands
+    let others = { (first: Int) in realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == first }.map(\.element) }
+    if includes(.noise) && !noisyCommands.isEmpty {
+      items += try builder.noiseMixes(noisyCommands)
+      let overMusic = try builder.overMusic(noisyCommands)
       if overMusic.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); commands over music are skipped") }
       items += overMusic
-      items += try builder.inContinuousNoise(commands)
-      items += try builder.amidVoices(commands)
-      items += try builder.inLongBackground(commands)
+      items += try builder.inContinuousNoise(noisyCommands)
+      items += try builder.amidVoices(noisyCommands)
+      items += try builder.inLongBackground(noisyCommands)
       // The same minutes 5 dB over the background: where DirectMe has listened to a running
       // tap or an exercise bike for a while, a command that faint is often not heard at all
       // (the clip-level conditions start their noise with the clip).
-      items += try builder.inLongBackground(commands, snr: 5)
+      items += try builder.inLongBackground(noisyCommands, snr: 5)
     }
     if includes(.noise) && !realOthers.isEmpty {
-      // Every other one (every sixth, quick), from the first or the second on.
-      let others = { (first: Int) in realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == first }.map(\.element) }
       // ~400 items, the room noises and babble in turn; the other half amid babble alone, at 5 dB.
       items += try builder.otherWordsInNoise(others(0))
       items += try builder.otherWordsAmidBabble(others(1))
     }
-    // Real people talking: babble of the training set's adaptation speakers' other words.
-    if includes(.noise) && !peopleBabbleSources.isEmpty && (!realCommands.isEmpty || !realOthers.isEmpty) {
+    // Real people talking: babble of the training set's adaptation speakers' other words, over
+    // the same commands at 10 and 5 dB, and the same halves of the other words (the room-noise
+    // half at 10 dB, the babble half at 5 dB).
+    if includes(.noise) && !peopleBabbleSources.isEmpty && (!noisyCommands.isEmpty || !realOthers.isEmpty) {
       let babble = try builder.peopleBabble(from: peopleBabbleSources)
-      var commands = realCommands
-      if quick { commands = commands.enumerated().filter { $0.offset % 3 == 0 }.map(\.element) }
-      let others = { (first: Int) in realOthers.enumerated().filter { $0.offset % (quick ? 6 : 2) == first }.map(\.element) }
-      for snr in [10.0, 5.0] where !commands.isEmpty { items += builder.amidPeople(commands, babble: babble, snr: snr) }
-      // The halves as above: the room-noise half at 10 dB, the babble half at 5 dB.
+      for snr in [10.0, 5.0] where !noisyCommands.isEmpty { items += builder.amidPeople(noisyCommands, babble: babble, snr: snr) }
       if !realOthers.isEmpty {
         items += builder.amidPeople(others(0), babble: babble, snr: 10)
         items += builder.amidPeople(others(1), babble: babble, snr: 5)
