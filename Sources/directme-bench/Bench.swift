@@ -154,6 +154,12 @@ struct AccuracyBench: ParsableCommand {
       guard repeated.isEmpty else {
         throw Failure("bench: \(repeated.count) item ids are not unique (e.g. \(repeated[0])); results would be mixed up")
       }
+      // Nothing to measure (the real-speech parts asked for, their sets not found): an empty
+      // report would read as a run that measured nothing wrong.
+      guard !items.isEmpty else {
+        throw Failure(
+          "bench: no items to measure: the parts asked for need the training set (\(trainPath)) or the dev set (\(devPath)), found at neither (pass --train and --dev)")
+      }
       warn("bench: \(items.count) items")
 
       // The baseline runs on a thread of its own while DirectMe decodes on this one.
@@ -215,6 +221,10 @@ struct AccuracyBench: ParsableCommand {
     }
   }
 
+  /// Where the real-speech sets are read from.
+  private var trainPath: String { train ?? Resources.path("../shared/data/speech-commands-train") }
+  private var devPath: String { dev ?? Resources.path("../shared/data/speech-commands-dev") }
+
   /// Every item of the parts asked for.
   private func corpus(_ builder: CorpusBuilder) throws -> [BenchItem] {
     var items: [BenchItem] = []
@@ -222,7 +232,7 @@ struct AccuracyBench: ParsableCommand {
     var realOthers: [BenchItem] = []
     // The adaptation speakers' other words, for people's babble (`CorpusBuilder.peopleBabble`).
     var peopleBabbleSources: [String] = []
-    let trainFolder = URL(fileURLWithPath: train ?? Resources.path("../shared/data/speech-commands-train"))
+    let trainFolder = URL(fileURLWithPath: trainPath)
     if FileManager.default.fileExists(atPath: trainFolder.appendingPathComponent("manifest.tsv").path) {
       let clips = try TrainingSet.read(trainFolder)
       var checking = clips.filter { TrainingSet.part(of: $0.speaker) == .checking }
@@ -249,7 +259,7 @@ struct AccuracyBench: ParsableCommand {
     } else if includes(.train) {
       warn("bench: no training set at \(trainFolder.path) (pass --train); its condition is skipped")
     }
-    let devFolder = URL(fileURLWithPath: dev ?? Resources.path("../shared/data/speech-commands-dev"))
+    let devFolder = URL(fileURLWithPath: devPath)
     if FileManager.default.fileExists(atPath: devFolder.appendingPathComponent(LabelsFormat.fileName).path) {
       let devItems = try builder.devSet(devFolder)
       if includes(.dev) { items += devItems }

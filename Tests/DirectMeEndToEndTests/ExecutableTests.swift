@@ -625,6 +625,24 @@ struct ExecutableTests {
     #expect(bad.stderr.contains("--cents needs at least two different shifts"), "\(bad.stderr)")
   }
 
+  @Test("directme-bench accuracy asked for the real-speech parts without their sets stops in one line, writing no report")
+  func benchAccuracyWithoutData() throws {
+    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
+    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let folder = try TestSupport.temporaryFolder("bench-no-data")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out = folder.appendingPathComponent("out")
+    let run = try TestSupport.run([
+      bench.path, "accuracy", "--only", "dev", "--only", "train", "--no-baseline", "--dev", folder.appendingPathComponent("no-dev").path,
+      "--train", folder.appendingPathComponent("no-train").path, "--out", out.path,
+    ])
+    #expect(run.status != 0)
+    let lines = run.stderr.split(separator: "\n").filter { $0.contains("error") }
+    #expect(lines.count == 1 && lines[0].hasPrefix("directme-bench: error: bench: no items to measure"), "\(run.stderr)")
+    #expect(lines.first?.contains("no-dev") == true && lines.first?.contains("no-train") == true, "names where it looked")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("accuracy.txt").path), "no empty report")
+  }
+
   @Test("directme-bench share-phones gives a model another's +SPN+ and leaves the rest; a folder that is no model is refused in one line")
   func benchSharePhones() throws {
     let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
