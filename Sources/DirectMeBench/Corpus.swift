@@ -192,11 +192,8 @@ public struct CorpusBuilder {
     if !FileManager.default.fileExists(atPath: file.path) {
       guard !recordings.isEmpty else { throw Tools.Failure(description: "no recordings of other words to make people's babble from") }
       progress("making people's babble")
-      let sorted = recordings.sorted()
       var random = Signal.Random(seed: 4_242)
-      let picked = (0..<min(400, sorted.count)).map { _ in sorted[Int.random(in: 0..<sorted.count, using: &random)] }
-      let clips = try picked.map { try Tools.samples($0) }
-      try Tools.write(Signal.babble(from: clips, seconds: 30, random: &random), to: file.path)
+      try Tools.write(Tools.babble(fromFiles: recordings.sorted(), seconds: 30, random: &random), to: file.path)
     }
     return try Tools.samples(file.path)
   }

@@ -1,4 +1,5 @@
 import DirectMeAudio
+import DirectMeCore
 import Foundation
 
 /// Runs outside programs (sox, espeak-ng, flite, pocketsphinx_continuous).
@@ -42,6 +43,14 @@ public enum Tools {
   /// Reads a WAV file as 16 kHz mono samples.
   public static func samples(_ path: String) throws -> [Int16] {
     try AudioFileSource.readAll(path: path)
+  }
+
+  /// `seconds` of six people talking at once (`Signal.babble`) from 400 of the recordings at
+  /// `paths`, drawn with `random` (repeats allowed; all of them when fewer).
+  public static func babble(fromFiles paths: [String], seconds: Double, random: inout Signal.Random) throws -> [Int16] {
+    let picked = (0..<min(400, paths.count)).map { _ in paths[Int.random(in: 0..<paths.count, using: &random)] }
+    let clips = try picked.map { try samples($0) }
+    return Signal.babble(from: clips, seconds: seconds, random: &random)
   }
 
   /// Writes 16 kHz mono samples as a WAV file.

@@ -62,9 +62,7 @@ struct NoiseFiles: ParsableCommand {
         let progress = ProgressBar(total: babbleVariants, label: "babble")
         for variant in 0..<babbleVariants {
           // 400 clips a variant: enough for six talkers for a minute.
-          let picked = (0..<min(400, others.count)).map { _ in others[Int.random(in: 0..<others.count, using: &random)] }
-          let clips = try picked.map { try Tools.samples($0) }
-          let samples = Signal.babble(from: clips, seconds: seconds, random: &random)
+          let samples = try Tools.babble(fromFiles: others, seconds: seconds, random: &random)
           let path = URL(fileURLWithPath: out).appendingPathComponent("babble-\(variant + 1).wav").path
           try Tools.write(samples, to: path)
           progress.update(variant + 1)

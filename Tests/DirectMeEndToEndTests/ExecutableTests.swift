@@ -16,6 +16,13 @@ let commandFiles: [(name: String, text: String, expected: [Direction])] = [
   ("sequence", "down. down. right.", [.down, .down, .right]),
 ]
 
+/// `directme-bench`, built beside `directme` (the test stops when it is not).
+func benchExecutable() throws -> URL {
+  let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
+  try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+  return bench
+}
+
 func makeCommandFiles(in folder: URL) throws -> [URL] {
   try commandFiles.map {
     let url = folder.appendingPathComponent("\($0.name).wav")
@@ -599,8 +606,7 @@ struct ExecutableTests {
 
   @Test("directme-bench warp learns warp.json from recordings shifted by known amounts; bad shifts are refused in one line")
   func benchWarp() throws {
-    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
-    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let bench = try benchExecutable()
     let folder = try TestSupport.temporaryFolder("bench-warp")
     defer { try? FileManager.default.removeItem(at: folder) }
     // Eight clips, seven shifts each: 56 statistics for 39 coefficients and an intercept.
@@ -627,8 +633,7 @@ struct ExecutableTests {
 
   @Test("directme-bench accuracy asked for the real-speech parts without their sets stops in one line, writing no report")
   func benchAccuracyWithoutData() throws {
-    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
-    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let bench = try benchExecutable()
     let folder = try TestSupport.temporaryFolder("bench-no-data")
     defer { try? FileManager.default.removeItem(at: folder) }
     let out = folder.appendingPathComponent("out")
@@ -645,8 +650,7 @@ struct ExecutableTests {
 
   @Test("directme-bench share-phones gives a model another's +SPN+ and leaves the rest; a folder that is no model is refused in one line")
   func benchSharePhones() throws {
-    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
-    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let bench = try benchExecutable()
     let folder = try TestSupport.temporaryFolder("bench-share")
     defer { try? FileManager.default.removeItem(at: folder) }
     // A copy of the shipped model, whose routed models have its +SPN+ byte for byte.
@@ -678,8 +682,7 @@ struct ExecutableTests {
 
   @Test("directme-bench sound-class fits speech against sounds, sets the detector's bound from other speakers' commands, and names a missing labels file in one line")
   func benchSoundClass() throws {
-    let bench = executable!.deletingLastPathComponent().appendingPathComponent("directme-bench")
-    try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build directme-bench first (swift build)")
+    let bench = try benchExecutable()
     let folder = try TestSupport.temporaryFolder("bench-sound-class")
     defer { try? FileManager.default.removeItem(at: folder) }
     // Speech: flite's voices saying words; sounds: sox's noise bursts, tones and plucked strings.
