@@ -3,6 +3,7 @@ import DirectMeApp
 import DirectMeBench
 import DirectMeCommandLine
 import DirectMeCore
+import DirectMeRecognizer
 import DirectMeTraining
 import Foundation
 import Synchronization
@@ -104,9 +105,11 @@ struct AccuracyBench: ParsableCommand {
   /// DirectMe's outcome of every item, in the items' order: `jobs` recognizers take every
   /// `jobs`-th item each (an item's outcome does not depend on the items before it: the
   /// recognizer is reset for each).
-  private func decode(_ items: [BenchItem], interpreter: Interpreter) throws -> [ItemOutcome] {
-    let parts = max(1, min(jobs, items.count))
-    let runners = try self.recognizer.makeRecognizers(parts).map { recognizer in
+  private func decode(
+    _ items: [BenchItem], recognizers: [PocketSphinxRecognizer], interpreter: Interpreter
+  ) throws -> [ItemOutcome] {
+    let parts = max(1, min(recognizers.count, items.count))
+    let runners = recognizers.prefix(parts).map { recognizer in
       DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
     }
     let progress = UncheckedBox(ProgressBar(total: items.count, label: "DirectMe"))
@@ -146,6 +149,10 @@ struct AccuracyBench: ParsableCommand {
       let outFolder = URL(fileURLWithPath: out)
       let cache = outFolder.appendingPathComponent("cache")
       try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+      // The recognizers are made first: a wrong --model, --grammar or --detector stops the run
+      // at once, not after the minutes of synthesis and mixing that building the items takes.
+      let interpreter = try self.recognizer.makeInterpreter()
+      let recognizers = try self.recognizer.makeRecognizers(jobs)
       let builder = CorpusBuilder(cache: cache) { warn("bench: \($0)") }
       let items = try corpus(builder)
       let noises = builder.noiseFingerprints()
@@ -187,8 +194,7 @@ struct AccuracyBench: ParsableCommand {
         baselineDone.signal()
       }
 
-      let interpreter = try self.recognizer.makeInterpreter()
-      var outcomes = try decode(items, interpreter: interpreter)
+      var outcomes = try decode(items, recognizers: recognizers, interpreter: interpreter)
       if let previous {
         let directions = try PreviousRunner(executable: previous, folder: cache.appendingPathComponent("previous"))
           .run(items) { warn("bench: \($0)") }

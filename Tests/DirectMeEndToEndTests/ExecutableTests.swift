@@ -648,6 +648,26 @@ struct ExecutableTests {
     #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("accuracy.txt").path), "no empty report")
   }
 
+  @Test("directme-bench accuracy with a folder that is no model stops in one line before building any item")
+  func benchAccuracyWithoutModel() throws {
+    let bench = try benchExecutable()
+    let folder = try TestSupport.temporaryFolder("bench-no-model")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let model = folder.appendingPathComponent("empty-model")
+    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+    let out = folder.appendingPathComponent("out")
+    // The synthetic part would synthesize hundreds of clips first (minutes without a cache).
+    let run = try TestSupport.run([
+      bench.path, "accuracy", "--only", "synthetic", "--no-baseline", "--model", model.path, "--out", out.path,
+    ])
+    #expect(run.status != 0)
+    let lines = run.stderr.split(separator: "\n").filter { $0.contains("error") }
+    #expect(lines.count == 1 && lines[0].contains(model.path) && lines[0].contains("not an acoustic model"), "\(run.stderr)")
+    let cached = (try? FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("cache").path)) ?? []
+    #expect(cached.isEmpty, "nothing synthesized: \(cached)")
+    #expect(!run.stderr.contains("synthesizing"), "\(run.stderr)")
+  }
+
   @Test("directme-bench share-phones gives a model another's +SPN+ and leaves the rest; a folder that is no model is refused in one line")
   func benchSharePhones() throws {
     let bench = try benchExecutable()
