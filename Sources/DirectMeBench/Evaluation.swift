@@ -118,7 +118,9 @@ public struct BaselineRunner {
   public mutating func transcript(of item: BenchItem) throws -> String {
     let key = Self.key(item)
     if let cached = cache[key] { return cached }
-    let wav = folder.appendingPathComponent("item-\(key).wav")
+    // The process's id in the name: two runs sharing a cache write the same items (the same
+    // key), and one's removal took the file from under the other's decoder.
+    let wav = folder.appendingPathComponent("item-\(key)-\(ProcessInfo.processInfo.processIdentifier).wav")
     try Tools.write(item.samples, to: wav.path)
     defer { try? FileManager.default.removeItem(at: wav) }
     let output = try Tools.run([
