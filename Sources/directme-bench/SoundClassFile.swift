@@ -3,6 +3,7 @@ import DirectMeApp
 import DirectMeAudio
 import DirectMeCommandLine
 import DirectMeCore
+import DirectMeRecognizer
 import DirectMeTraining
 import Dispatch
 import DirectMeSystem
@@ -89,6 +90,14 @@ struct SoundClassFile: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
+      // The check's replay is set up first: a --model or --detector it cannot use stops the run
+      // before the minutes of reading and fitting (make-model.sh's step 8 stopped after them,
+      // with sound-class.json written, when its model's routed models were missing; stop 97).
+      let checking = try detector.map { detector in
+        try Self.CheckReplay(
+          recordings: Self.recordings(check), detector: detector,
+          model: model ?? URL(fileURLWithPath: detector).deletingLastPathComponent().path)
+      }
       let noises = try noise.map { try ModelAdapter.loadNoises($0) } ?? []
       var random = Signal.Random(seed: seed)
       let speechRecordings = try Self.recordings(speech)
@@ -149,10 +158,8 @@ struct SoundClassFile: ParsableCommand {
         ])
       try soundClass.json().write(to: URL(fileURLWithPath: out), options: .atomic)
       print("\(out): written")
-      guard let detector else { return }
-      let likenesses = try Self.takenLikenesses(
-        Self.recordings(check), soundClass: soundClass, detector: detector,
-        model: model ?? URL(fileURLWithPath: detector).deletingLastPathComponent().path)
+      guard let detector, let checking else { return }
+      let likenesses = try checking.takenLikenesses(soundClass: soundClass)
       guard !likenesses.isEmpty else {
         throw Failure("\(check.joined(separator: ", ")): no command taken from a recording of one command ranging \(Detector.Gate.speechLikenessRange.formatted(digits: 0)) dB or more")
       }
@@ -174,61 +181,71 @@ struct SoundClassFile: ParsableCommand {
     }
   }
 
-  /// The likeness (by `soundClass`) of each command word the detector takes from a recording
-  /// of that one command, as the gate weighs it (in an utterance ranging `speechLikenessRange`
-  /// or more): the recordings replayed through `model` with `detector`, its speech bounds left
-  /// out. A bound on these refuses its share of the commands that would otherwise move the
-  /// ninja. (Whole recordings, as stop 93 measured them, run lower: its bound at 1% of them,
-  /// -1.21, lies near 0.5% of the commands taken, -1.36.)
-  static func takenLikenesses(
-    _ recordings: [LabelledAudio], soundClass: SoundClass, detector: String, model folder: String
-  ) throws -> [(word: Direction, likeness: Double)] {
-    let singles = recordings.filter { $0.expected.count == 1 }
-    let options = try RecognizerOptions.parse(["--model", folder, "--detector", detector, "--no-personal-model"])
-    var settings = try options.loadDetector()
-    settings.gate.minimumSpeechLikeness = nil
-    settings.gate.minimumSpeechLikenessByWord = nil
-    let interpreter = Interpreter(
-      settings: InterpreterSettings(detector: settings, otherVoices: try Detector.otherVoices(ofModel: folder)))
-    let jobs = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, singles.count))
-    let recognizers = try options.makeRecognizers(jobs)
-    for recognizer in recognizers { recognizer.soundClass = soundClass }
-    let found = Locked((likenesses: [[(word: Direction, likeness: Double)]](repeating: [], count: singles.count), done: 0, failures: [String]()))
-    let progress = ProgressBar(total: singles.count, label: "checking")
-    let shared = UncheckedBox((recognizers: recognizers, progress: progress))
-    DispatchQueue.concurrentPerform(iterations: jobs) { part in
-      let (recognizer, progress) = (shared.value.recognizers[part], shared.value.progress)
-      for index in stride(from: part, to: singles.count, by: jobs) {
-        let recording = singles[index]
-        var taken: [(word: Direction, likeness: Double)] = []
-        var failure: String?
-        switch replayFile(recording.path, recognizer: recognizer, interpreter: interpreter) {
-        case .success(let (result, _)):
-          for utterance in result.utterances
-          where (utterance.result.signal?.dynamicRange ?? .infinity) + 1e-9 >= Detector.Gate.speechLikenessRange {
-            let acted = Set(utterance.interpretation.instructions.map(\.direction))
-            for segment in utterance.result.commandsReading?.segments ?? [] {
-              guard let word = Direction(rawValue: segment.word), word == recording.expected[0], acted.contains(word),
-                let likeness = segment.speechLikeness
-              else { continue }
-              taken.append((word, likeness))
+  /// The recordings of one command that set the bounds, replayed through `model` with
+  /// `detector`, its speech bounds left out.
+  struct CheckReplay {
+    let singles: [LabelledAudio]
+    let interpreter: Interpreter
+    let recognizers: [PocketSphinxRecognizer]
+
+    init(recordings: [LabelledAudio], detector: String, model folder: String) throws {
+      singles = recordings.filter { $0.expected.count == 1 }
+      let options = try RecognizerOptions.parse(["--model", folder, "--detector", detector, "--no-personal-model"])
+      var settings = try options.loadDetector()
+      settings.gate.minimumSpeechLikeness = nil
+      settings.gate.minimumSpeechLikenessByWord = nil
+      interpreter = Interpreter(
+        settings: InterpreterSettings(detector: settings, otherVoices: try Detector.otherVoices(ofModel: folder)))
+      recognizers = try options.makeRecognizers(max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, singles.count)))
+    }
+
+    /// The likeness (by `soundClass`) of each command word the detector takes from a recording
+    /// of that one command, as the gate weighs it (in an utterance ranging `speechLikenessRange`
+    /// or more). A bound on these refuses its share of the commands that would otherwise move the
+    /// ninja. (Whole recordings, as stop 93 measured them, run lower: its bound at 1% of them,
+    /// -1.21, lies near 0.5% of the commands taken, -1.36.)
+    func takenLikenesses(soundClass: SoundClass) throws -> [(word: Direction, likeness: Double)] {
+      // Locals: the concurrent loop below captures them, not self.
+      let (singles, interpreter, recognizers) = (self.singles, self.interpreter, self.recognizers)
+      let jobs = recognizers.count
+      for recognizer in recognizers { recognizer.soundClass = soundClass }
+      let found = Locked((likenesses: [[(word: Direction, likeness: Double)]](repeating: [], count: singles.count), done: 0, failures: [String]()))
+      let progress = ProgressBar(total: singles.count, label: "checking")
+      let shared = UncheckedBox((recognizers: recognizers, progress: progress))
+      DispatchQueue.concurrentPerform(iterations: jobs) { part in
+        let (recognizer, progress) = (shared.value.recognizers[part], shared.value.progress)
+        for index in stride(from: part, to: singles.count, by: jobs) {
+          let recording = singles[index]
+          var taken: [(word: Direction, likeness: Double)] = []
+          var failure: String?
+          switch replayFile(recording.path, recognizer: recognizer, interpreter: interpreter) {
+          case .success(let (result, _)):
+            for utterance in result.utterances
+            where (utterance.result.signal?.dynamicRange ?? .infinity) + 1e-9 >= Detector.Gate.speechLikenessRange {
+              let acted = Set(utterance.interpretation.instructions.map(\.direction))
+              for segment in utterance.result.commandsReading?.segments ?? [] {
+                guard let word = Direction(rawValue: segment.word), word == recording.expected[0], acted.contains(word),
+                  let likeness = segment.speechLikeness
+                else { continue }
+                taken.append((word, likeness))
+              }
             }
+          case .failure(let error):
+            failure = "\(recording.path): \(error)"
           }
-        case .failure(let error):
-          failure = "\(recording.path): \(error)"
-        }
-        found.update { found in
-          found.likenesses[index] = taken
-          if let failure { found.failures.append(failure) }
-          found.done += 1
-          progress.update(found.done)
+          found.update { found in
+            found.likenesses[index] = taken
+            if let failure { found.failures.append(failure) }
+            found.done += 1
+            progress.update(found.done)
+          }
         }
       }
+      progress.finish()
+      let value = found.value
+      if !value.failures.isEmpty { throw Failure(value.failures[0] + (value.failures.count > 1 ? " (and \(value.failures.count - 1) more)" : "")) }
+      return value.likenesses.flatMap { $0 }
     }
-    progress.finish()
-    let value = found.value
-    if !value.failures.isEmpty { throw Failure(value.failures[0] + (value.failures.count > 1 ? " (and \(value.failures.count - 1) more)" : "")) }
-    return value.likenesses.flatMap { $0 }
   }
 
   /// The likeness (rounded down to hundredths) under which `share` of `likenesses` lie.
