@@ -1006,10 +1006,11 @@ extension PocketSphinxRecognizer {
     return max(0, first)...min(Double(energies.count) / 100, last)
   }
 
-  /// In a short utterance amid other voices (1 s to `islandUtterance`, never falling quiet:
-  /// its loud part less than `islandRange` dB over its background, a third or more of its
-  /// quieter half voiced), where a lone command word said without carriers is to be read
-  /// when the commands reading placed it `word` on the voices around it: not standing
+  /// In a short utterance amid other voices (`Detector.Gate.shortBed`'s 0.8 s, 1 s before stop
+  /// 98, to `islandUtterance`, never falling quiet: its loud part less than `islandRange` dB
+  /// over its background, a third or more of its quieter half voiced), where a lone command
+  /// word said without carriers is to be read when the commands reading placed it `word` on
+  /// the voices around it: not standing
   /// `Detector.Gate.shortBed`'s 4 dB over the utterance's median level (which the gate would
   /// refuse as buried), while the utterance's loudest frame lies elsewhere: the loud sound
   /// around that frame (`loudIsland`). The one speaking to DirectMe speaks over the others,
