@@ -193,7 +193,9 @@ public struct Detector: Hashable, Sendable, Codable {
       if evidence.endless == true || (evidence.duration ?? 0) + 1e-9 >= continuousSound.seconds {
         return standout + 1e-9 < continuousSound.minimumStandout
       }
-      return (evidence.duration ?? 0) + 1e-9 >= Self.shortBed.seconds && standout + 1e-9 < Self.shortBed.minimumStandout
+      let seconds = evidence.duration ?? 0
+      let bed = seconds + 1e-9 >= Self.longerBed.seconds ? Self.longerBed : Self.shortBed
+      return seconds + 1e-9 >= bed.seconds && standout + 1e-9 < bed.minimumStandout
         && evidence.dynamicRange < Self.shortBedRange
     }
 
@@ -237,6 +239,14 @@ public struct Detector: Hashable, Sendable, Codable {
     /// (simulated on the printed standouts: from 0.9 s 9 items gained, none lost; 0.8 s 13 for
     /// 1; 0.7 s 16 for 2; 0.5 s 19 for 7, commands said into babble lost).
     public static let shortBed = ContinuousSound(seconds: 0.8, minimumStandout: 4)
+    /// From 1.2 s (and under `continuousSound`'s 3 s) `shortBed` asks 5 dB: a word said to
+    /// DirectMe with a pause around it stands far over a longer utterance's median, while a
+    /// sound's part read as a command (Minetest's and qabcs' effects, a timpani) or a voice of
+    /// the babble stands 4-5 dB over it. Measured 2026-12-03 (stop 98), simulated first on the
+    /// bench's printed standouts (`scripts/bench-diff.py --where`: from 1.2 s at 5 dB, 5 items
+    /// gained, none lost; at 6 dB 5 for 1; from 1.5 s at 7 dB 6 for 1), then built: see the
+    /// model's README.
+    public static let longerBed = ContinuousSound(seconds: 1.2, minimumStandout: 5)
 
     /// When at least `share` of the quieter half of an utterance's frames is voiced
     /// (`SignalEvidence.backgroundVoicing`: other voices under it, not a room's steady noise

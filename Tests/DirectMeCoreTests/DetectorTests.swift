@@ -85,7 +85,7 @@ struct DetectorTests {
     #expect(Detector.Gate.open.passes(inNoise, voiced: 0, margin: -5))
   }
 
-  @Test("in a long stretch of sound a word must stand out of it, from 0.8 s on a little; in a shorter utterance it need only reach its median level; without the rule, nothing is asked")
+  @Test("in a long stretch of sound a word must stand out of it, from 0.8 s on a little and from 1.2 s a little more; in a shorter utterance it need only reach its median level; without the rule, nothing is asked")
   func continuousSound() {
     var gate = detector.gate
     gate.continuousSound = .init(seconds: 3, minimumStandout: 8)
@@ -102,6 +102,11 @@ struct DetectorTests {
     #expect(gate.isBuried(short, word: word))
     #expect(gate.isBuried(SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 0.8), word: word))
     #expect(!gate.isBuried(SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 0.75), word: word))
+    // From 1.2 s on, 5 dB: a word 4.5 dB over the median is buried in 1.5 s, not in 1 s.
+    word.standout = 4.5
+    #expect(gate.isBuried(short, word: word))
+    #expect(!gate.isBuried(SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 1), word: word))
+    word.standout = 3
     // A phrase said without a pause over silence drops to the room's level between its words:
     // no bed of sound around the word.
     #expect(!gate.isBuried(SignalEvidence(voiced: 0.9, longestVoiced: 0.3, dynamicRange: 63, duration: 1.5), word: word))
