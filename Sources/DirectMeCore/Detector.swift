@@ -245,7 +245,8 @@ public struct Detector: Hashable, Sendable, Codable {
     /// the babble stands 4-5 dB over it. Measured 2026-12-03 (stop 98), simulated first on the
     /// bench's printed standouts (`scripts/bench-diff.py --where`: from 1.2 s at 5 dB, 5 items
     /// gained, none lost; at 6 dB 5 for 1; from 1.5 s at 7 dB 6 for 1), then built: see the
-    /// model's README.
+    /// model's README. The final pass's loudest-island reading (`loudestIsland`) still asks
+    /// `shortBed`'s 4 dB: a word at 4-5 dB in a longer utterance is refused, not read elsewhere.
     public static let longerBed = ContinuousSound(seconds: 1.2, minimumStandout: 5)
 
     /// When at least `share` of the quieter half of an utterance's frames is voiced

@@ -1010,9 +1010,9 @@ extension PocketSphinxRecognizer {
   /// 98, to `islandUtterance`, never falling quiet: its loud part less than `islandRange` dB
   /// over its background, a third or more of its quieter half voiced), where a lone command
   /// word said without carriers is to be read when the commands reading placed it `word` on
-  /// the voices around it: not standing
-  /// `Detector.Gate.shortBed`'s 4 dB over the utterance's median level (which the gate would
-  /// refuse as buried), while the utterance's loudest frame lies elsewhere: the loud sound
+  /// the voices around it: not standing `Detector.Gate.shortBed`'s 4 dB over the utterance's
+  /// median level (which the gate would refuse as buried; from 1.2 s the gate refuses under
+  /// `longerBed`'s 5 dB, but a word at 4-5 dB is not read elsewhere: measured so, stop 98), while the utterance's loudest frame lies elsewhere: the loud sound
   /// around that frame (`loudIsland`). The one speaking to DirectMe speaks over the others,
   /// and the commands reading, one word against the voices of a whole second, had taken a
   /// vowel of theirs. nil when the word is not to be read elsewhere. Measured 2026-12-02
