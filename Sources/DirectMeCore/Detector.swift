@@ -193,10 +193,16 @@ public struct Detector: Hashable, Sendable, Codable {
       if evidence.endless == true || (evidence.duration ?? 0) + 1e-9 >= continuousSound.seconds {
         return standout + 1e-9 < continuousSound.minimumStandout
       }
-      let seconds = evidence.duration ?? 0
-      let bed = seconds + 1e-9 >= Self.longerBed.seconds ? Self.longerBed : Self.shortBed
-      return seconds + 1e-9 >= bed.seconds && standout + 1e-9 < bed.minimumStandout
-        && evidence.dynamicRange < Self.shortBedRange
+      guard let bed = Self.bed(forSeconds: evidence.duration ?? 0) else { return false }
+      return standout + 1e-9 < bed.minimumStandout && evidence.dynamicRange < Self.shortBedRange
+    }
+
+    /// The standout an utterance of `seconds` asks of a command word under `continuousSound`'s
+    /// length: `longerBed`'s from 1.2 s, `shortBed`'s from 0.8 s, none under that. The gate
+    /// and the final pass's loudest-island reading (`loudestIsland`) both ask it, so a word
+    /// the gate refuses as buried amid voices is the word the island reading looks past.
+    public static func bed(forSeconds seconds: Double) -> ContinuousSound? {
+      [longerBed, shortBed].first { seconds + 1e-9 >= $0.seconds }
     }
 
     /// Whatever its utterance's length, a command word's loud frames must reach the
@@ -245,8 +251,7 @@ public struct Detector: Hashable, Sendable, Codable {
     /// the babble stands 4-5 dB over it. Measured 2026-12-03 (stop 98), simulated first on the
     /// bench's printed standouts (`scripts/bench-diff.py --where`: from 1.2 s at 5 dB, 5 items
     /// gained, none lost; at 6 dB 5 for 1; from 1.5 s at 7 dB 6 for 1), then built: see the
-    /// model's README. The final pass's loudest-island reading (`loudestIsland`) still asks
-    /// `shortBed`'s 4 dB: a word at 4-5 dB in a longer utterance is refused, not read elsewhere.
+    /// model's README. The loudest-island reading asks it too (`bed(forSeconds:)`).
     public static let longerBed = ContinuousSound(seconds: 1.2, minimumStandout: 5)
 
     /// When at least `share` of the quieter half of an utterance's frames is voiced

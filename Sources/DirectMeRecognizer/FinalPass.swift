@@ -1010,9 +1010,10 @@ extension PocketSphinxRecognizer {
   /// 98, to `islandUtterance`, never falling quiet: its loud part less than `islandRange` dB
   /// over its background, a third or more of its quieter half voiced), where a lone command
   /// word said without carriers is to be read when the commands reading placed it `word` on
-  /// the voices around it: not standing `Detector.Gate.shortBed`'s 4 dB over the utterance's
-  /// median level (which the gate would refuse as buried; from 1.2 s the gate refuses under
-  /// `longerBed`'s 5 dB, but a word at 4-5 dB is not read elsewhere: measured so, stop 98), while the utterance's loudest frame lies elsewhere: the loud sound
+  /// the voices around it: not standing the standout the gate asks of its utterance's length
+  /// over the utterance's median level (`Detector.Gate.bed(forSeconds:)`: 4 dB from 0.8 s,
+  /// 5 dB from 1.2 s; the gate would refuse it as buried), while the utterance's loudest
+  /// frame lies elsewhere: the loud sound
   /// around that frame (`loudIsland`). The one speaking to DirectMe speaks over the others,
   /// and the commands reading, one word against the voices of a whole second, had taken a
   /// vowel of theirs. nil when the word is not to be read elsewhere. Measured 2026-12-02
@@ -1044,9 +1045,10 @@ extension PocketSphinxRecognizer {
     let seconds = Double(energies.count) / 100
     let frames = Self.frames(of: word, from: 0, count: energies.count)
     // The pitch tracking last: only where the rest holds.
-    guard seconds >= Detector.Gate.shortBed.seconds, seconds < islandUtterance, let median = SignalEvidence.medianLevel(energies),
+    guard let bed = Detector.Gate.bed(forSeconds: seconds), seconds < islandUtterance,
+      let median = SignalEvidence.medianLevel(energies),
       let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies, median: median),
-      standout < Detector.Gate.shortBed.minimumStandout,
+      standout < bed.minimumStandout,
       let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), !frames.contains(loudest),
       energies[loudest] - median >= islandLoudest,
       SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange,

@@ -107,6 +107,12 @@ struct DetectorTests {
     #expect(gate.isBuried(short, word: word))
     #expect(!gate.isBuried(SignalEvidence(voiced: 0.3, longestVoiced: 0.3, dynamicRange: 20, duration: 1), word: word))
     word.standout = 3
+    // The standout asked by length, which the final pass's loudest-island reading asks too.
+    #expect(Detector.Gate.bed(forSeconds: 0.75) == nil)
+    #expect(Detector.Gate.bed(forSeconds: 0.8)?.minimumStandout == 4)
+    #expect(Detector.Gate.bed(forSeconds: 1.19)?.minimumStandout == 4)
+    #expect(Detector.Gate.bed(forSeconds: 1.2)?.minimumStandout == 5)
+    #expect(Detector.Gate.bed(forSeconds: 2.9)?.minimumStandout == 5)
     // A phrase said without a pause over silence drops to the room's level between its words:
     // no bed of sound around the word.
     #expect(!gate.isBuried(SignalEvidence(voiced: 0.9, longestVoiced: 0.3, dynamicRange: 63, duration: 1.5), word: word))

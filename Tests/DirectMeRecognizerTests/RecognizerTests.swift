@@ -746,6 +746,15 @@ struct FinalPassTests {
     periods = nil
     let short = Array(speech.suffix(12_000))
     #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.5...0.6, energies: level(short), periods: &periods, of: short) == nil)
+    // A word the reading put on a voice 4.5 dB over the rest: from 1.2 s the gate asks 5 dB
+    // (`Gate.bed(forSeconds:)`), so in 1.5 s it is read at the loud sound; in 1 s, where 4 dB
+    // is asked, it stands out enough and is left where it is.
+    periods = nil
+    let louder = (0..<24_000).map { tone($0, $0 >= 14_400 && $0 < 17_600 ? 4_000 : $0 >= 3_200 && $0 < 6_400 ? 1_680 : 1_000) }
+    #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.2...0.4, energies: level(louder), periods: &periods, of: louder) != nil)
+    periods = nil
+    let second = (0..<16_000).map { tone($0, $0 >= 8_000 && $0 < 11_200 ? 4_000 : $0 >= 1_600 && $0 < 4_800 ? 1_680 : 1_000) }
+    #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.1...0.3, energies: level(second), periods: &periods, of: second) == nil)
     // Over a quiet, unvoiced background (a room's noise, not voices): left where it is.
     periods = nil
     let noise = (0..<24_000).map { index in
