@@ -105,7 +105,7 @@ let package = Package(
       name: "directme-bench",
       dependencies: [
         "DirectMeApp", "DirectMeCommandLine", "DirectMeBench", "DirectMeTraining", "DirectMeRecognizer", "DirectMeAudio",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "DirectMeSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 

@@ -40,41 +40,32 @@ public struct ScoreRun {
     guard !recordings.isEmpty else { throw Failure("\(labels): no recordings listed") }
 
     let folder = URL(fileURLWithPath: labels).deletingLastPathComponent()
-    let parts = min(recognizers.count, recordings.count)
-    // Each recording's outcome in its place (nil: it could not be scored), and how many are done.
-    let state = Locked((outcomes: [ScoredRecording?](repeating: nil, count: recordings.count), done: 0))
-    let shared = UncheckedBox((recognizers: recognizers, progress: ProgressBar(total: recordings.count, label: "scoring")))
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let (recognizer, progress) = (shared.value.recognizers[part], shared.value.progress)
-      for index in stride(from: part, to: recordings.count, by: parts) {
-        let recording = recordings[index]
-        let path = recording.path.hasPrefix("/") ? recording.path : folder.appendingPathComponent(recording.path).path
-        var scored: ScoredRecording?
-        var messages: [String] = []
-        switch replayFile(path, recognizer: recognizer, interpreter: interpreter) {
-        case .success(let (result, warnings)):
-          messages = warnings.map { "\(programName): warning: \($0)" }
-          scored = ScoredRecording(
-            path: recording.path, expected: recording.expected, recognized: result.directions,
-            transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
-            rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken))
-        case .failure(let error):
-          messages = ["\(programName): error: \(error) (\(labels) line \(recording.line))"]
-        }
-        // The progress bar and the messages under the lock: one thread at a time draws.
-        state.update { state in
-          for message in messages { progress.interrupt { output.warning(message) } }
-          state.outcomes[index] = scored
-          state.done += 1
-          progress.update(state.done)
-        }
+    let progress = ProgressBar(total: recordings.count, label: "scoring")
+    // Each recording's outcome (nil: it could not be scored) and what to say of it.
+    let outcomes = Striped.map(count: recordings.count, workers: recognizers, { recognizer, index in
+      let recording = recordings[index]
+      let path = recording.path.hasPrefix("/") ? recording.path : folder.appendingPathComponent(recording.path).path
+      switch replayFile(path, recognizer: recognizer, interpreter: interpreter) {
+      case .success(let (result, warnings)):
+        let scored = ScoredRecording(
+          path: recording.path, expected: recording.expected, recognized: result.directions,
+          transcripts: result.utterances.map(\.result.bestTranscription.formattedString),
+          rescued: result.utterances.flatMap(\.interpretation.rescues).map(\.taken))
+        return (scored: Optional(scored), messages: warnings.map { "\(programName): warning: \($0)" })
+      case .failure(let error):
+        return (scored: nil, messages: ["\(programName): error: \(error) (\(labels) line \(recording.line))"])
       }
+    }) { _, outcome, done in
+      // One call at a time: the progress bar and the messages are drawn by one thread.
+      for message in (try? outcome.get().messages) ?? [] { progress.interrupt { output.warning(message) } }
+      progress.update(done)
+      return true
     }
-    shared.value.progress.finish()
-    let outcomes = state.value.outcomes
+    progress.finish()
+    let scored = outcomes.map { try? $0?.get().scored }
     return ScoreRun(
-      report: ScoreReport(recordings: outcomes.compactMap { $0 }),
-      failed: zip(recordings, outcomes).filter { $0.1 == nil }.map(\.0.path), badLines: errors.count)
+      report: ScoreReport(recordings: scored.compactMap { $0 }),
+      failed: zip(recordings, scored).filter { $0.1 == nil }.map(\.0.path), badLines: errors.count)
   }
 }
 

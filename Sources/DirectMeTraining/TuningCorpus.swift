@@ -100,35 +100,21 @@ public struct TuningDecoder: Sendable {
     _ recordings: [LabelledAudio], makeListener: @escaping @Sendable () throws -> CommandListener,
     progress: @escaping @Sendable (Int, Int) -> Void, failed: @escaping @Sendable (String, Error) -> Void
   ) throws -> [TuningRecording] {
-    let results = ResultBox(count: recordings.count)
-    let counter = Counter(total: recordings.count, report: progress)
-    let failures = FailureBox()
-    let parts = max(1, min(jobs, recordings.count))
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let listener: CommandListener
-      do {
-        listener = try makeListener()
-      } catch {
-        failures.record(error)
-        return
-      }
-      for index in stride(from: part, to: recordings.count, by: parts) {
-        let recording = recordings[index]
-        do {
-          let samples = try recording.samples ?? AudioFileSource.readAll(path: recording.path)
-          results.set(index, try Self.finalResults(of: samples, listener: listener))
-        } catch {
-          failed(recording.path, error)
-        }
-        counter.add(1)
-      }
+    // A recording that cannot be read or decoded is reported and left out; a listener that
+    // cannot be made ends the run.
+    let outcomes = try Striped.map(count: recordings.count, parts: jobs, worker: { _ in try makeListener() }, { listener, index in
+      let recording = recordings[index]
+      let samples = try recording.samples ?? AudioFileSource.readAll(path: recording.path)
+      return try Self.finalResults(of: samples, listener: listener)
+    }) { index, outcome, done in
+      if case .failure(let error) = outcome { failed(recordings[index].path, error) }
+      progress(done, recordings.count)
+      return true
     }
-    if let error = failures.first { throw error }
-    return recordings.indices.compactMap { index in
-      results.get(index).map {
+    return zip(recordings, outcomes).compactMap { recording, outcome in
+      (try? outcome?.get()).map {
         TuningRecording(
-          path: recordings[index].path, speaker: recordings[index].speaker, expected: recordings[index].expected,
-          kind: recordings[index].kind, results: $0)
+          path: recording.path, speaker: recording.speaker, expected: recording.expected, kind: recording.kind, results: $0)
       }
     }
   }
@@ -145,14 +131,6 @@ public struct TuningDecoder: Sendable {
     }
     return results
   }
-}
-
-/// Results of parallel work, by index.
-final class ResultBox: Sendable {
-  private let values: Mutex<[[RecognitionResult]?]>
-  init(count: Int) { values = Mutex(Array(repeating: nil, count: count)) }
-  func set(_ index: Int, _ value: [RecognitionResult]) { values.withLock { $0[index] = value } }
-  func get(_ index: Int) -> [RecognitionResult]? { values.withLock { $0[index] } }
 }
 
 /// Noisy material for tuning: noise-only stretches (which must move nothing) and noisy

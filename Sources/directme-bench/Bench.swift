@@ -4,6 +4,7 @@ import DirectMeBench
 import DirectMeCommandLine
 import DirectMeCore
 import DirectMeRecognizer
+import DirectMeSystem
 import DirectMeTraining
 import Foundation
 import Synchronization
@@ -108,35 +109,25 @@ struct AccuracyBench: ParsableCommand {
   private func decode(
     _ items: [BenchItem], recognizers: [PocketSphinxRecognizer], interpreter: Interpreter
   ) throws -> [ItemOutcome] {
-    let parts = max(1, min(recognizers.count, items.count))
-    let runners = recognizers.prefix(parts).map { recognizer in
+    guard !items.isEmpty else { return [] }
+    let runners = recognizers.prefix(items.count).map { recognizer in
       DirectMeRunner { CommandListener(recognizer: recognizer, interpreter: interpreter) }
     }
-    let progress = UncheckedBox(ProgressBar(total: items.count, label: "DirectMe"))
-    let state = Mutex((outcomes: [ItemOutcome?](repeating: nil, count: items.count), done: 0, failure: String?.none))
-    let shared = UncheckedBox(runners)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let runner = shared.value[part]
-      for index in stride(from: part, to: items.count, by: parts) {
-        if state.withLock({ $0.failure != nil }) { return }
-        do {
-          let (results, emitted) = try runner.run(items[index])
-          // The progress bar is drawn under the lock: one job at a time.
-          state.withLock { state in
-            state.outcomes[index] = ItemOutcome(item: items[index], results: results, emitted: emitted)
-            state.done += 1
-            progress.value.update(state.done)
-          }
-        } catch {
-          state.withLock { $0.failure = $0.failure ?? "\(items[index].id): \(error)" }
-          return
-        }
-      }
+    let progress = ProgressBar(total: items.count, label: "DirectMe")
+    // The first failure stops the run: a benchmark missing items would report other figures.
+    let outcomes = Striped.map(count: items.count, workers: runners, { runner, index in try runner.run(items[index]) }) {
+      _, outcome, done in
+      progress.update(done)
+      if case .failure = outcome { return false }
+      return true
     }
-    progress.value.finish()
-    return try state.withLock { state in
-      if let failure = state.failure { throw Failure("bench: \(failure)") }
-      return state.outcomes.compactMap { $0 }
+    progress.finish()
+    return try zip(items, outcomes).compactMap { item, outcome in
+      switch outcome {
+      case .success(let (results, emitted)): return ItemOutcome(item: item, results: results, emitted: emitted)
+      case .failure(let error): throw Failure("bench: \(item.id): \(error)")
+      case nil: return nil
+      }
     }
   }
 

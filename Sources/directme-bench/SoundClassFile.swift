@@ -207,44 +207,36 @@ struct SoundClassFile: ParsableCommand {
     func takenLikenesses(soundClass: SoundClass) throws -> [(word: Direction, likeness: Double)] {
       // Locals: the concurrent loop below captures them, not self.
       let (singles, interpreter, recognizers) = (self.singles, self.interpreter, self.recognizers)
-      let jobs = recognizers.count
       for recognizer in recognizers { recognizer.soundClass = soundClass }
-      let found = Locked((likenesses: [[(word: Direction, likeness: Double)]](repeating: [], count: singles.count), done: 0, failures: [String]()))
       let progress = ProgressBar(total: singles.count, label: "checking")
-      let shared = UncheckedBox((recognizers: recognizers, progress: progress))
-      DispatchQueue.concurrentPerform(iterations: jobs) { part in
-        let (recognizer, progress) = (shared.value.recognizers[part], shared.value.progress)
-        for index in stride(from: part, to: singles.count, by: jobs) {
-          let recording = singles[index]
-          var taken: [(word: Direction, likeness: Double)] = []
-          var failure: String?
-          switch replayFile(recording.path, recognizer: recognizer, interpreter: interpreter) {
-          case .success(let (result, _)):
-            for utterance in result.utterances
-            where (utterance.result.signal?.dynamicRange ?? .infinity) + 1e-9 >= Detector.Gate.speechLikenessRange {
-              let acted = Set(utterance.interpretation.instructions.map(\.direction))
-              for segment in utterance.result.commandsReading?.segments ?? [] {
-                guard let word = Direction(rawValue: segment.word), word == recording.expected[0], acted.contains(word),
-                  let likeness = segment.speechLikeness
-                else { continue }
-                taken.append((word, likeness))
-              }
-            }
-          case .failure(let error):
-            failure = "\(recording.path): \(error)"
-          }
-          found.update { found in
-            found.likenesses[index] = taken
-            if let failure { found.failures.append(failure) }
-            found.done += 1
-            progress.update(found.done)
+      let outcomes = Striped.map(count: singles.count, workers: recognizers, { recognizer, index in
+        let recording = singles[index]
+        var taken: [(word: Direction, likeness: Double)] = []
+        let (result, _) = try replayFile(recording.path, recognizer: recognizer, interpreter: interpreter)
+          .mapError { Failure("\(recording.path): \($0)") }.get()
+        for utterance in result.utterances
+        where (utterance.result.signal?.dynamicRange ?? .infinity) + 1e-9 >= Detector.Gate.speechLikenessRange {
+          let acted = Set(utterance.interpretation.instructions.map(\.direction))
+          for segment in utterance.result.commandsReading?.segments ?? [] {
+            guard let word = Direction(rawValue: segment.word), word == recording.expected[0], acted.contains(word),
+              let likeness = segment.speechLikeness
+            else { continue }
+            taken.append((word, likeness))
           }
         }
+        return taken
+      }) { _, _, done in
+        progress.update(done)
+        return true
       }
       progress.finish()
-      let value = found.value
-      if !value.failures.isEmpty { throw Failure(value.failures[0] + (value.failures.count > 1 ? " (and \(value.failures.count - 1) more)" : "")) }
-      return value.likenesses.flatMap { $0 }
+      // Every recording is checked; the failures are named together.
+      let failures = outcomes.compactMap { outcome -> String? in
+        guard case .failure(let error) = outcome else { return nil }
+        return "\(error)"
+      }
+      if !failures.isEmpty { throw Failure(failures[0] + (failures.count > 1 ? " (and \(failures.count - 1) more)" : "")) }
+      return outcomes.flatMap { (try? $0?.get()) ?? [] }
     }
   }
 
