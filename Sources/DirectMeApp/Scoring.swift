@@ -8,7 +8,6 @@ import DirectMeCore
 #endif
 
 import DirectMeSystem
-import Dispatch
 
 /// `directme score`: replays every recording of a labels file and compares what the ninja
 /// did with what was said.

@@ -8,8 +8,6 @@ import DirectMeCore
 #endif
 
 import DirectMeSystem
-import Synchronization
-import Dispatch
 
 /// A labelled recording to decode for tuning, with the words said and the speaker.
 public struct LabelledAudio: Hashable, Sendable {

@@ -7,7 +7,6 @@ import DirectMeRecognizer
 import DirectMeSystem
 import DirectMeTraining
 import Foundation
-import Synchronization
 
 @main
 struct DirectMeBenchmarks: ParsableCommand {

@@ -5,7 +5,6 @@ import DirectMeCommandLine
 import DirectMeCore
 import DirectMeRecognizer
 import DirectMeTraining
-import Dispatch
 import DirectMeSystem
 import Foundation
 
