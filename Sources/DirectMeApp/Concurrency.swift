@@ -7,26 +7,6 @@ import Dispatch
 #endif
 
 import DirectMeSystem
-import Synchronization
-
-/// A value shared between threads behind a lock.
-public final class Locked<Value>: @unchecked Sendable {
-  private let lock = Mutex(())
-  private var stored: Value
-  public init(_ value: Value) { stored = value }
-  public var value: Value {
-    get { lock.withLock { _ in stored } }
-    set { lock.withLock { _ in stored = newValue } }
-  }
-  /// Changes the value under the lock.
-  public func update(_ body: (inout Value) -> Void) { lock.withLock { _ in body(&stored) } }
-}
-
-/// Carries a value that is handed to exactly one other thread.
-public struct UncheckedBox<Value>: @unchecked Sendable {
-  public let value: Value
-  public init(_ value: Value) { self.value = value }
-}
 
 /// A queue between two threads; `pop` waits for an item, `nil` once closed and empty.
 public final class BlockingQueue<Element>: @unchecked Sendable {

@@ -4,6 +4,8 @@
   import Darwin
 #endif
 
+import Synchronization
+
 /// A lock with a condition to wait on (a pthread mutex and condition variable), as
 /// Foundation's `NSCondition`: `wait` is called holding the lock, which it gives up while waiting.
 /// (A plain lock is the standard library's `Synchronization.Mutex`.)
@@ -56,6 +58,25 @@ public final class Condition: @unchecked Sendable {
 
   /// The longest a timed wait waits (a year): longer ones would overflow the deadline.
   static let longestWait = 365 * 86_400.0
+}
+
+/// A value shared between threads behind a lock.
+public final class Locked<Value>: @unchecked Sendable {
+  private let lock = Mutex(())
+  private var stored: Value
+  public init(_ value: Value) { stored = value }
+  public var value: Value {
+    get { lock.withLock { _ in stored } }
+    set { lock.withLock { _ in stored = newValue } }
+  }
+  /// Changes the value under the lock.
+  public func update(_ body: (inout Value) -> Void) { lock.withLock { _ in body(&stored) } }
+}
+
+/// Carries a value that is handed to exactly one other thread.
+public struct UncheckedBox<Value>: @unchecked Sendable {
+  public let value: Value
+  public init(_ value: Value) { self.value = value }
 }
 
 /// Sleeps the calling thread for `seconds` (nothing when not positive).

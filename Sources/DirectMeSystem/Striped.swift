@@ -19,30 +19,30 @@ public enum Striped {
     each: (_ index: Int, _ outcome: Result<Output, any Error>, _ done: Int) -> Bool = { _, _, _ in true }
   ) throws -> [Result<Output, any Error>?] {
     let parts = max(1, min(parts, count))
-    // Outcomes are the caller's values, not Sendable: they are written and read under `lock`.
-    let lock = Condition()
-    let state = Shared(State<Output>(count: count))
+    // Outcomes are the caller's values, not Sendable: they are written and read under the lock.
+    let state = Locked(State<Output>(count: count))
     try withoutActuallyEscaping(worker) { worker in
       try withoutActuallyEscaping(work) { work in
         try withoutActuallyEscaping(each) { each in
           // The closures and workers are the caller's: each worker is used by its thread only,
-          // and `each` is called under the lock.
-          let shared = Unchecked((worker: worker, work: work, each: each))
+          // and `each` is called under the lock (concurrentPerform asks for Sendable captures,
+          // which non-escaping closures cannot be; hence the box).
+          let shared = UncheckedBox((worker: worker, work: work, each: each))
           DispatchQueue.concurrentPerform(iterations: parts) { part in
             let made: Worker
             do {
               made = try shared.value.worker(part)
             } catch {
-              lock.withLock { state.value.failure = state.value.failure ?? error }
+              state.update { $0.failure = $0.failure ?? error }
               return
             }
             for index in stride(from: part, to: count, by: parts) {
-              if lock.withLock({ state.value.stopped }) { return }
+              if state.value.stopped { return }
               let outcome = Result { try shared.value.work(made, index) }
-              lock.withLock {
-                state.value.outcomes[index] = outcome
-                state.value.done += 1
-                if !shared.value.each(index, outcome, state.value.done) { state.value.stopped = true }
+              state.update { state in
+                state.outcomes[index] = outcome
+                state.done += 1
+                if !shared.value.each(index, outcome, state.done) { state.stopped = true }
               }
             }
           }
@@ -63,23 +63,11 @@ public enum Striped {
     return try! map(count: count, parts: workers.count, worker: { workers[$0] }, work, each: each)
   }
 
-  /// The run's state, shared by its threads under the run's lock.
-  private final class Shared<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-  }
-
   private struct State<Output> {
     var outcomes: [Result<Output, any Error>?]
     var done = 0
     var stopped = false
     var failure: (any Error)?
     init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-  }
-
-  /// Hands a value to the threads of `map`, which the caller has made safe to share.
-  private struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
   }
 }

@@ -5,6 +5,7 @@ import DirectMeBench
 import DirectMeCommandLine
 import DirectMeCore
 import DirectMeRecognizer
+import DirectMeSystem
 import DirectMeTraining
 import Foundation
 

@@ -1,4 +1,5 @@
 import DirectMeCore
+import DirectMeSystem
 import Foundation
 import Testing
 
