@@ -178,7 +178,7 @@ public struct ModelAdapter: Sendable {
     for folder in accumulators { try fileManager.createDirectory(at: folder, withIntermediateDirectories: true) }
     let dictionaries = try combinedDictionary(work: work)
     let counter = Counter(total: utterances.count) { progress(AdaptationProgress(stage: "collecting statistics (bw)", done: $0, total: $1)) }
-    let failures = FailureBox()
+    let failure = Locked<Error?>(nil)
     DispatchQueue.concurrentPerform(iterations: parts) { part in
       do {
         try tools.run(
@@ -195,10 +195,10 @@ public struct ModelAdapter: Sendable {
           log: work.appendingPathComponent("bw-part\(part + 1).log"),
           onLine: { line in if line.hasPrefix("utt>") { counter.add(1) } })
       } catch {
-        failures.record(error)
+        failure.update { if $0 == nil { $0 = error } }
       }
     }
-    if let error = failures.first { throw error }
+    if let error = failure.value { throw error }
     let accumulated = accumulators.map(\.path).joined(separator: ",")
 
     // 5. The new model, written beside the output and moved into place when complete.
@@ -293,7 +293,7 @@ public struct ModelAdapter: Sendable {
   ) throws {
     let parts = max(1, min(options.jobs, ids.count))
     let counter = Counter(total: ids.count) { progress(AdaptationProgress(stage: "computing features (sphinx_fe)", done: $0, total: $1)) }
-    let failures = FailureBox()
+    let failure = Locked<Error?>(nil)
     let base = options.baseModel
     DispatchQueue.concurrentPerform(iterations: parts) { part in
       let mine = stride(from: part, to: ids.count, by: parts).map { ids[$0] }
@@ -309,10 +309,10 @@ public struct ModelAdapter: Sendable {
           log: work.appendingPathComponent("fe-part\(part + 1).log"),
           onLine: { line in if line.contains("Processing") || line.hasPrefix("INFO: sphinx_fe.c") && line.contains(".wav") { counter.add(1) } })
       } catch {
-        failures.record(error)
+        failure.update { if $0 == nil { $0 = error } }
       }
     }
-    if let error = failures.first { throw error }
+    if let error = failure.value { throw error }
     counter.finish()
   }
 
@@ -378,17 +378,6 @@ final class Counter: Sendable {
     done.withLock { done in
       done = total
       report(total, total)
-    }
-  }
-}
-
-/// The first error of parallel work.
-final class FailureBox: Sendable {
-  private let stored = Mutex<Error?>(nil)
-  var first: Error? { stored.withLock { $0 } }
-  func record(_ error: Error) {
-    stored.withLock { first in
-      if first == nil { first = error }
     }
   }
 }
