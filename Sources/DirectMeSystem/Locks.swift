@@ -71,6 +71,10 @@ public final class Locked<Value>: @unchecked Sendable {
   }
   /// Changes the value under the lock.
   public func update(_ body: (inout Value) -> Void) { lock.withLock { _ in body(&stored) } }
+  /// A part of the value, read under the lock. (`value` copies the whole value out: for a
+  /// value holding an array that another thread then writes under the lock, the write copies
+  /// the array while that copy lives.)
+  public func read<Part>(_ body: (Value) -> Part) -> Part { lock.withLock { _ in body(stored) } }
 }
 
 /// Carries a value that is handed to exactly one other thread.

@@ -37,7 +37,7 @@ public enum Striped {
               return
             }
             for index in stride(from: part, to: count, by: parts) {
-              if state.value.stopped { return }
+              if state.read(\.stopped) { return }
               let outcome = Result { try shared.value.work(made, index) }
               state.update { state in
                 state.outcomes[index] = outcome
@@ -46,7 +46,7 @@ public enum Striped {
               }
             }
           }
-          if let failure = state.value.failure { throw failure }
+          if let failure = state.read(\.failure) { throw failure }
         }
       }
     }
