@@ -122,6 +122,10 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// Cleans steady background noise out of an utterance before the final pass decodes it
   /// (nil: the decoder hears the audio as it came).
   public var denoiser: Denoiser? = Denoiser()
+  /// Turns the quieter part of a noisy utterance further down (after the denoiser) before the
+  /// final pass decodes it, so the voices and noise around a command drop towards silence
+  /// (nil: not turned down; see `Expander`).
+  public var expander: Expander? = Expander()
   /// Takes a mains hum (50 or 60 Hz and the harmonics that stand out) out of an utterance
   /// before the final pass decodes and routes it, when it has one: fitted and subtracted,
   /// not notched (see `MainsHum`).
