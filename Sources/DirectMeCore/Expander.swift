@@ -7,8 +7,8 @@
 /// Turns the quieter part of a noisy utterance further down before the final pass decodes it:
 /// a downward expander over 10-ms frames.
 ///
-/// In an utterance that stands 19-30 dB over its background (a command said at about 10 dB
-/// over other voices or a room's noise), every frame more than `below` dB under the loudest
+/// In an utterance that stands 21-30 dB over its background (a command said at about 10 dB
+/// over a room's noise), every frame more than `below` dB under the loudest
 /// is turned down by `ratio - 1` times as much again as it lies under that line, by
 /// `deepest` dB at most. The command, the loudest sound, keeps its level; the voices and
 /// noise around it drop towards silence, which the searches' silence and filler words
@@ -36,7 +36,7 @@ public struct Expander: Hashable, Sendable {
   public var maximumBackgroundVoicing: Double
 
   public init(
-    below: Double = 9, ratio: Double = 2, deepest: Double = 10, ranges: Range<Double> = 19..<30, maximumBackgroundVoicing: Double = 0.3
+    below: Double = 9, ratio: Double = 2, deepest: Double = 10, ranges: Range<Double> = 21..<30, maximumBackgroundVoicing: Double = 0.3
   ) {
     self.maximumBackgroundVoicing = maximumBackgroundVoicing
     self.below = below
@@ -51,10 +51,10 @@ public struct Expander: Hashable, Sendable {
   static let hold = 2
 
   /// `samples` with the quieter frames turned down, or as they are when the utterance's
-  /// range lies outside `ranges`.
-  public func expanded(_ samples: [Int16]) -> [Int16] {
+  /// range lies outside `ranges` or `condition` (asked only when it lies inside) says no.
+  public func expanded(_ samples: [Int16], provided condition: () -> Bool = { true }) -> [Int16] {
     let gains = frameGains(Signal.frameEnergies(samples, length: Self.frameLength, floor: 1e-2))
-    guard let gains else { return samples }
+    guard let gains, condition() else { return samples }
     var out = samples
     let half = Double(Self.frameLength) / 2
     for index in samples.indices {

@@ -124,19 +124,21 @@ extension PocketSphinxRecognizer {
     scored: Prescored? = nil, periods: [Int]? = nil
   ) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
-    // there is enough of it), and the sound around a command that stands 16-30 dB over its
+    // there is enough of it), and the sound around a command that stands 21-30 dB over its
     // background turned down further (`Expander`); pauses and voicing are measured on
     // `heard`, not cleaned. Runs of digital silence (files joined or padded with zeros) are
     // heard as the faintest noise, not as zeros.
+    var periods = periods
     let denoised = configuration.denoiser?.cleaned(heard) ?? heard
     var cleaned = denoised
     if let expander = configuration.expander {
       // Not amid other voices: there it turned the command's own fainter sounds down with them.
-      var measured = periods
-      var blocker = DCBlocker()
-      let energies = Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
-      let voicing = SignalEvidence.backgroundVoicing(periods: Self.pitchPeriods(&measured, of: heard), energies: energies)
-      if voicing < expander.maximumBackgroundVoicing { cleaned = expander.expanded(denoised) }
+      cleaned = expander.expanded(denoised) {
+        var blocker = DCBlocker()
+        let energies = Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
+        let voicing = SignalEvidence.backgroundVoicing(periods: Self.pitchPeriods(&periods, of: heard), energies: energies)
+        return voicing < expander.maximumBackgroundVoicing
+      }
     }
     var scores = ScoreCache(audio: fillingDigitalSilence ? Signal.filledDigitalSilence(cleaned) : cleaned)
     if let scored, scored.audio == scores.audio { scores.know(scored.scores, of: 0..<scored.audio.count) }

@@ -74,6 +74,20 @@ struct ExpanderTests {
     #expect(blipUnchanged)
   }
 
+  @Test("the condition decides, and is asked only of an utterance in range")
+  func asksItsCondition() {
+    let expander = Expander()
+    let noisy = voice(over: 300, level: 4000)
+    let refused = expander.expanded(noisy) { false } == noisy
+    #expect(refused)
+    var asked = 0
+    let allowed = expander.expanded(noisy) { asked += 1; return true } != noisy
+    #expect(allowed && asked == 1)
+    let clean = voice(over: 3, level: 4000)
+    let cleanUnchanged = expander.expanded(clean) { asked += 1; return true } == clean
+    #expect(cleanUnchanged && asked == 1, "a clean recording's condition asked")
+  }
+
   @Test("each frame's gain follows the expansion line")
   func gains() throws {
     let expander = Expander(below: 9, ratio: 2, deepest: 10, ranges: 16..<30)
