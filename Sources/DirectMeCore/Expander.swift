@@ -41,11 +41,11 @@ public struct Expander: Hashable, Sendable {
   public init(
     below: Double = 9, ratio: Double = 2, deepest: Double = 10, ranges: Range<Double> = 21..<30, maximumBackgroundVoicing: Double = 0.4
   ) {
-    self.maximumBackgroundVoicing = maximumBackgroundVoicing
     self.below = below
     self.ratio = ratio
     self.deepest = deepest
     self.ranges = ranges
+    self.maximumBackgroundVoicing = maximumBackgroundVoicing
   }
 
   /// Frames of 10 ms at 16 kHz.
