@@ -76,7 +76,7 @@ public struct Expander: Hashable, Sendable {
   /// expanded (too short, or its range outside `ranges`).
   func frameGains(_ energies: [Double]) -> [Double]? {
     guard energies.count > 2 * Self.hold, let loudest = energies.max() else { return nil }
-    let background = energies.sorted()[energies.count / 10]
+    let background = SignalEvidence.background(sortedEnergies: energies.sorted())
     guard ranges.contains(loudest - background) else { return nil }
     let line = loudest - below
     return energies.indices.map { index in

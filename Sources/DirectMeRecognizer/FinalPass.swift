@@ -129,13 +129,12 @@ extension PocketSphinxRecognizer {
     // `heard`, not cleaned. Runs of digital silence (files joined or padded with zeros) are
     // heard as the faintest noise, not as zeros.
     var periods = periods
+    let energies = Self.heardEnergies(heard)
     let denoised = configuration.denoiser?.cleaned(heard) ?? heard
     var cleaned = denoised
     if let expander = configuration.expander {
       // Not amid other voices: there it turned the command's own fainter sounds down with them.
       cleaned = expander.expanded(denoised) {
-        var blocker = DCBlocker()
-        let energies = Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
         let voicing = SignalEvidence.backgroundVoicing(periods: Self.pitchPeriods(&periods, of: heard), energies: energies)
         return voicing < expander.maximumBackgroundVoicing
       }
@@ -153,7 +152,8 @@ extension PocketSphinxRecognizer {
       return RecognitionResult(transcriptions: [commands], start: 0, end: duration)
     }
     return RecognitionResult(
-      transcriptions: try verify(commands, on: final, scores: &scores, heard: heard, asking: asking, periods: periods), start: 0, end: duration)
+      transcriptions: try verify(
+        commands, on: final, scores: &scores, heard: heard, energies: energies, asking: asking, periods: periods), start: 0, end: duration)
   }
 
   // MARK: Final pass
@@ -322,8 +322,9 @@ extension PocketSphinxRecognizer {
   /// Pauses and voiced stretches are measured on `heard`, the utterance's audio without a
   /// mains hum (not cleaned of noise). A command word whose margin lies where `asking` asks
   /// is decoded again, its stretch and rules the same, by the second opinion's model.
+  /// `energies`: `heard`'s frame levels (`heardEnergies`).
   func verify(
-    _ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache, heard: [Int16],
+    _ commands: Transcription, on decoder: Decoder, scores: inout ScoreCache, heard: [Int16], energies: [Double],
     asking: RecognizerConfiguration.SecondOpinionRequest? = nil, periods measured: [Int]? = nil
   ) throws -> [Transcription] {
     var secondScores = ScoreCache(audio: scores.audio)
@@ -337,9 +338,6 @@ extension PocketSphinxRecognizer {
     // ("zero" as "right up"), or commands said one after another ("down down right"), which
     // `fluentWords` tells apart. A pause is in the audio, not in where the decoder drew the
     // boundaries: a stretch quiet like the background.
-    // Measured without the microphone's DC offset: under every frame, it would fill the pauses.
-    var blocker = DCBlocker()
-    let energies = Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
     let quiet = Self.pauseLevel(energies)
     // Words an early decision already acted on (most of their time before `settledInAudio`)
     // are context only: never in one slot with a new word, and not checked again.
@@ -978,6 +976,13 @@ extension PocketSphinxRecognizer {
   /// bench's babble at 20 dB 27-30, its other voices' quieter halves 28-59% voiced.
   static let quietRange = 40.0
   static let quietVoicing = 0.2
+
+  /// The 10-ms frame levels (dB) of `heard` that pauses, voicing and loud parts are measured
+  /// on: without the microphone's DC offset, which under every frame would fill the pauses.
+  static func heardEnergies(_ heard: [Int16]) -> [Double] {
+    var blocker = DCBlocker()
+    return Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
+  }
 
   /// The pitch periods of the utterance's 10-ms frames (`heard`): `periods` once measured,
   /// measured now and kept there otherwise.
