@@ -18,10 +18,12 @@
       The same for any rule over a taken word and its utterance: EXPRESSION is a Python
       expression, true for a word to refuse, over the word's printed features (m, c, run,
       loud, band, tone, speech, out), its utterance's (seconds, voiced, range, all_voiced,
-      quiet_voiced, warp), word ("up", ...) and synthetic (routed to the synthetic voices'
-      model). A feature not printed is nan, which no comparison holds: the word is kept, as
-      the gate keeps a word it cannot measure. Stop 98's short-bed rule from 0.8 s was found
-      with: --where "not synthetic and 0.8 <= seconds < 1 and out < 4 and range < 55".
+      quiet_voiced, warp), word ("up", ...), synthetic (routed to the synthetic voices'
+      model), and base and base_m (the second opinion's word and margin, "" and nan when
+      the base model was not asked). A feature not printed is nan, which no comparison
+      holds: the word is kept, as the gate keeps a word it cannot measure. Stop 98's
+      short-bed rule from 0.8 s was found with:
+      --where "not synthetic and 0.8 <= seconds < 1 and out < 4 and range < 55".
 
 Standard library only (an analysis aid, not part of the product).
 """
@@ -68,6 +70,8 @@ def names(word, margin, confidence, rest, utterance):
         [float(stats.group(i)) for i in range(1, 6)] if stats else [math.nan] * 5))
     values["warp"] = feature(utterance.split("(", 1)[-1], "warp") or math.nan
     values.update(word=word, c=confidence, synthetic="synthetic model" in utterance, nan=math.nan)
+    base = re.search(r"base: (\w+) (-?[\d.]+)", rest)
+    values.update(base=base.group(1) if base else "", base_m=float(base.group(2)) if base else math.nan)
     return values
 
 

@@ -412,8 +412,23 @@ public struct Detector: Hashable, Sendable, Codable {
       if let loud = word.loud, loud + 1e-9 < briefUp.loud, let duration = evidence?.duration, duration < briefUp.utterance {
         return .brief
       }
+      if let loud = word.loud, loud + 1e-9 >= longUpAmidVoices.loud, let margin = word.margin, margin < 0, let evidence,
+        evidence.dynamicRange < longUpAmidVoices.range, evidence.backgroundVoicing + 1e-9 >= longUpAmidVoices.voicing
+      {
+        return .longAmidVoices
+      }
       return nil
     }
+
+    /// Amid other voices (an utterance ranging under `range` dB whose quieter half is
+    /// `voicing` or more voiced, where the calibration's `maximumLoud` is not asked: its loud
+    /// part takes in the voices), an "up" one other word explains better (margin under 0)
+    /// whose loud part lasts `loud` seconds or more is another word's longer vowel: "one",
+    /// "five", "zero", "no" said amid babble and read as "up" held theirs 250-340 ms, a
+    /// person's "up" amid the same voices mostly 60-190 ms. Simulated 2026-12-04 from the
+    /// bench's printed loud parts (`scripts/bench-diff.py --where`, stop 102), then built: see
+    /// Deciding.md.
+    public static let longUpAmidVoices = (loud: 0.25, range: 20.0, voicing: 0.3)
 
     /// The loud part an "up" needs (seconds) when its utterance is shorter than `utterance`
     /// (seconds; the endpointer's 0.3 s of lead-in included), that is when the word is the
@@ -443,6 +458,8 @@ public struct Detector: Hashable, Sendable, Codable {
       case pureTones = "pure tones"
       /// A brief sound alone, its loud part shorter than a vowel's: a knock, a click, a tap.
       case brief = "a brief sound, shorter than a vowel"
+      /// An "up" whose vowel lasts as long as another word's, amid other voices.
+      case longAmidVoices = "a longer vowel than up's, amid other voices"
       /// Its spectrum more like other sounds' than like speech (`Gate.minimumSpeechLikeness`):
       /// an animal's call, a drum, a character's cry.
       case likeASound = "more like a sound than like speech"

@@ -122,6 +122,8 @@ public enum Rejection: Hashable, Sendable, Codable {
         "\"\(heard.joined(separator: " "))\" is no voice's sound: its energy lies in a few pure tones (a ringing dish, a whistle, a bird?)"
       case .brief:
         "\"\(heard.joined(separator: " "))\" is no voice's sound: a brief sound, shorter than a vowel (a knock, a click?)"
+      case .longAmidVoices:
+        "\"\(heard.joined(separator: " "))\" holds its vowel too long for \"up\" amid other voices (another word: one, five, no?)"
       case .likeASound:
         "\"\(heard.joined(separator: " "))\" is no voice's sound: its spectrum is more like other sounds' than speech's (an animal, a drum, a cry?)"
       }

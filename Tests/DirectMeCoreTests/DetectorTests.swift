@@ -392,6 +392,36 @@ struct SignalEvidenceTests {
     #expect(Rejection.unlikeVoice(heard: ["up"], why: .brief).reason.contains("brief sound"))
   }
 
+  @Test("amid other voices, an unsure \"up\" holding its vowel as long as another word's is refused; over a clear background, surer, or another word, it is not")
+  func longUpAmidVoices() {
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let bound = Detector.Gate.longUpAmidVoices
+    let amidVoices = SignalEvidence(
+      voiced: 0.5, longestVoiced: 0.1, dynamicRange: bound.range - 5, backgroundVoicing: bound.voicing + 0.1, duration: 1)
+    var word = WordSegment(word: "up", start: 0.3, end: 0.6, margin: -20, voiced: 0.1, loud: bound.loud + 0.03)
+    #expect(gate.refusal(amidVoices, word: word) == .unlikeVoice(.longAmidVoices))
+    // A person's "up" amid the same voices holds its vowel for less.
+    word.loud = bound.loud - 0.05
+    #expect(gate.passes(amidVoices, word: word))
+    word.loud = bound.loud + 0.03
+    // Not when the word explains itself better than any other word does...
+    word.margin = 5
+    #expect(gate.passes(amidVoices, word: word))
+    word.margin = -20
+    // ...over a background it stands clear of (there the calibration's maximumLoud asks)...
+    var clear = amidVoices
+    clear.dynamicRange = bound.range + 5
+    #expect(gate.passes(clear, word: word))
+    // ...over unvoiced noise (its loud part takes in the noise: a room's tap or fan)...
+    var noise = amidVoices
+    noise.backgroundVoicing = bound.voicing - 0.1
+    #expect(gate.passes(noise, word: word))
+    // ...or for another command word.
+    word.word = "right"
+    #expect(gate.passes(amidVoices, word: word))
+    #expect(Rejection.unlikeVoice(heard: ["up"], why: .longAmidVoices).reason.contains("amid other voices"))
+  }
+
   @Test("other voices throughout leave the quieter half of the frames voiced; a word over silence or steady noise does not")
   func backgroundVoicing() {
     var random = Signal.Random(seed: 7)
