@@ -413,23 +413,24 @@ public struct Detector: Hashable, Sendable, Codable {
         return .brief
       }
       if let loud = word.loud, loud + 1e-9 >= longUpAmidVoices.loud, let margin = word.margin, margin < 0, let evidence,
-        evidence.dynamicRange < longUpAmidVoices.range, evidence.backgroundVoicing + 1e-9 >= longUpAmidVoices.voicing
+        evidence.dynamicRange < Calibration.clearBackground, evidence.backgroundVoicing + 1e-9 >= longUpAmidVoices.voicing
       {
         return .longAmidVoices
       }
       return nil
     }
 
-    /// Amid other voices (an utterance ranging under `range` dB whose quieter half is
-    /// `voicing` or more voiced, where the calibration's `maximumLoud` is not asked: its loud
-    /// part takes in the voices), an "up" one other word explains better (margin under 0)
-    /// whose loud part lasts `loud` seconds or more is another word's longer vowel: "one",
+    /// Amid other voices (an utterance ranging under `Calibration.clearBackground`, 20 dB,
+    /// whose quieter half is `voicing` or more voiced: there the calibration's `maximumLoud`
+    /// is not asked, as its loud part takes in the voices), an "up" one other word explains
+    /// better (margin under 0) whose loud part lasts `loud` seconds or more is another word's
+    /// longer vowel: "one",
     /// "five", "zero", "no" said amid babble and read as "up" held theirs 250-340 ms, a
     /// person's "up" amid the same voices mostly 60-190 ms. Simulated 2026-12-04 from the
     /// bench's printed loud parts (`scripts/bench-diff.py --where`, stop 102), then built: see
     /// Deciding.md. `voicing` is the final pass's bound for a background with no voices in it
     /// (`isQuiet`: under 20% voiced); from 30% (the pipeline's "amid voices" share) at first.
-    public static let longUpAmidVoices = (loud: 0.25, range: 20.0, voicing: 0.2)
+    public static let longUpAmidVoices = (loud: 0.25, voicing: 0.2)
 
     /// The loud part an "up" needs (seconds) when its utterance is shorter than `utterance`
     /// (seconds; the endpointer's 0.3 s of lead-in included), that is when the word is the

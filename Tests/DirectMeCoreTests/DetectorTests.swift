@@ -397,7 +397,7 @@ struct SignalEvidenceTests {
     let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
     let bound = Detector.Gate.longUpAmidVoices
     let amidVoices = SignalEvidence(
-      voiced: 0.5, longestVoiced: 0.1, dynamicRange: bound.range - 5, backgroundVoicing: bound.voicing + 0.1, duration: 1)
+      voiced: 0.5, longestVoiced: 0.1, dynamicRange: Detector.Calibration.clearBackground - 5, backgroundVoicing: bound.voicing + 0.1, duration: 1)
     var word = WordSegment(word: "up", start: 0.3, end: 0.6, margin: -20, voiced: 0.1, loud: bound.loud + 0.03)
     #expect(gate.refusal(amidVoices, word: word) == .unlikeVoice(.longAmidVoices))
     // A person's "up" amid the same voices holds its vowel for less.
@@ -410,7 +410,7 @@ struct SignalEvidenceTests {
     word.margin = -20
     // ...over a background it stands clear of (there the calibration's maximumLoud asks)...
     var clear = amidVoices
-    clear.dynamicRange = bound.range + 5
+    clear.dynamicRange = Detector.Calibration.clearBackground + 5
     #expect(gate.passes(clear, word: word))
     // ...over unvoiced noise (its loud part takes in the noise: a room's tap or fan)...
     var noise = amidVoices
