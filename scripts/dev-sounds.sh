@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A second look at real sounds, between the benchmark and the held-out checks: how often
+# recordings of five more games' sounds move the ninja.
+#
+#   scripts/dev-sounds.sh [OUT] [DIRECTME]   (OUT: build/dev-sounds; DIRECTME: .build/release/directme)
+#
+# The benchmark's sounds are where rules are made; scripts/held-out-sounds.sh's are never looked
+# at but to check them. These sit between: look at what moves the ninja here (`directme replay
+# --json` prints each command word's features) to see whether a rule made on the benchmark
+# reaches sounds it was not made on, before the held-out checks are run. None of these
+# packages is used by the benchmark, the held-out checks or the model's making. Downloads their
+# data without installing it (apt-get download, dpkg-deb into OUT) and scores it with
+# `directme score` (none holds a command: every instruction is a false alarm):
+#   - people's cries: nexuiz-data's nine player voices (death, pain, gasp, jump, drown, fall
+#     sounds; their spoken team messages left out), teeworlds-data's voice (cries, pain, ninja
+#     and hammer-swing sounds) and freedink-data's grunts, scream and "no no" (132 sounds), each within
+#     0.5 s of a room's quiet (white noise at -65 dBFS, as scripts/held-out-sounds.sh pads its
+#     cries), and as the files are;
+#   - music: widelands-data's and colobot-common-sounds' soundtracks (52 pieces, instrumental),
+#     15-s stretches from 5 s on, every 30 s, at -35 and -20 dBFS in turn (as the held-out check
+#     cuts MegaGlest's music).
+# DIRECTME_SCORE_OPTIONS: more options for `directme score` (e.g. "--detector FILE").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-build/dev-sounds}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+directme="${2:-.build/release/directme}"
+[ -x "$directme" ] || { echo "dev-sounds: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
+read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
+
+fetch() { # package -> unpacked under $out/$package
+  local package="$1"
+  if [ ! -d "$out/$package" ]; then
+    echo "dev-sounds: downloading $package" >&2
+    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || { echo "dev-sounds: cannot download $package" >&2; exit 1; }
+    dpkg-deb -x "$out"/"$package"_*.deb "$out/$package.part"
+    rm -f "$out"/"$package"_*.deb
+    mv "$out/$package.part" "$out/$package"
+  fi
+}
+
+score() { # name, labels file
+  local rate
+  rate=$("$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
+  printf '%-44s %s\n' "$1" "$rate"
+}
+
+for package in nexuiz-data teeworlds-data freedink-data widelands-data colobot-common-sounds; do fetch "$package"; done
+if [ ! -d "$out/nexuiz" ]; then
+  unzip -q -o "$out/nexuiz-data/usr/share/games/nexuiz/data/data.pk3" 'sound/player/*' -d "$out/nexuiz.part"
+  mv "$out/nexuiz.part" "$out/nexuiz"
+fi
+
+# The cries, each as a 16-kHz file of its own (files/) and padded with a room's quiet (room/).
+cries="$out/cries"
+if [ ! -f "$cries/room.tsv" ]; then
+  mkdir -p "$cries/files" "$cries/room"
+  : > "$cries/files.tsv.part"
+  : > "$cries/room.tsv.part"
+  {
+    find "$out/nexuiz/sound/player" -path '*/player/*/player/*' -name '*.ogg' \
+      | grep -E '/(death[0-9]*|drown|fall[0-9]*|falling|gasp|jump|pain[0-9]+)\.ogg$'
+    find "$out/nexuiz/sound/player/torus" -maxdepth 1 -name '*.ogg' \
+      | grep -E '/(death|drown|fall|gasp|jump|pain[0-9]+)\.ogg$'
+    find "$out/teeworlds-data/usr/share/games/teeworlds/data/audio" -name 'vo_teefault_*.wv' \
+      | grep -E '/vo_teefault_(cry|pain_short|pain_long|ninja|sledge)-[0-9]+\.wv$'
+    for name in grunt1 grunt2 wscream nono; do echo "$out/freedink-data/usr/share/games/dink/dink/Sound/$name.wav"; done
+  } | sort -u | while IFS= read -r path; do
+    name=$(printf '%s' "${path#"$out"/}" | md5sum | cut -c1-16)
+    sox -V1 -D "$path" -r 16000 -c 1 -b 16 "$cries/files/$name.wav" remix - || continue
+    sox -V1 -D "$cries/files/$name.wav" "$cries/part.wav" pad 0.5 0.5
+    sox -V1 -R -D -m "$cries/part.wav" "|sox -V1 -R -D -n -r 16000 -c 1 -p synth $(soxi -D "$cries/part.wav") whitenoise vol 0.00056" "$cries/room/$name.wav"
+    printf 'files/%s.wav\t\n' "$name" >> "$cries/files.tsv.part"
+    printf 'room/%s.wav\t\n' "$name" >> "$cries/room.tsv.part"
+  done
+  rm -f "$cries/part.wav"
+  mv "$cries/files.tsv.part" "$cries/files.tsv"
+  mv "$cries/room.tsv.part" "$cries/room.tsv"
+fi
+
+music="$out/music"
+if [ ! -f "$music/labels.tsv" ]; then
+  mkdir -p "$music"
+  : > "$music/labels.tsv.part"
+  {
+    find "$out/widelands-data/usr/share/games/widelands/data/music" -name '*.ogg' | sed 's/^/widelands /'
+    find "$out/colobot-common-sounds/usr/share/games/colobot/music" -name '*.ogg' | sed 's/^/colobot /'
+  } | sort | while read -r game piece; do
+    name="${game}_$(basename "$piece" .ogg)"
+    seconds=$(soxi -D "$piece" | cut -d. -f1)
+    turn=0
+    for start in 5 35 65 95 125 155; do
+      [ $((start + 15)) -le "$seconds" ] || continue
+      level=$([ $((turn % 2)) = 0 ] && echo -35 || echo -20)
+      sox -V1 -D "$piece" -r 16000 -c 1 -b 16 "$music/${name}_$start.wav" trim "$start" 15 remix - norm "$level"
+      printf '%s\t\n' "${name}_$start.wav" >> "$music/labels.tsv.part"
+      turn=$((turn + 1))
+    done
+  done
+  mv "$music/labels.tsv.part" "$music/labels.tsv"
+fi
+
+score "people's cries in a room (5 games' voices)" "$cries/room.tsv"
+score "people's cries, as the files are" "$cries/files.tsv"
+score "music (15-s stretches, 2 games)" "$music/labels.tsv"
