@@ -29,22 +29,8 @@ directme="${2:-.build/release/directme}"
 [ -x "$directme" ] || { echo "dev-sounds: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
 read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 
-fetch() { # package -> unpacked under $out/$package
-  local package="$1"
-  if [ ! -d "$out/$package" ]; then
-    echo "dev-sounds: downloading $package" >&2
-    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || { echo "dev-sounds: cannot download $package" >&2; exit 1; }
-    dpkg-deb -x "$out"/"$package"_*.deb "$out/$package.part"
-    rm -f "$out"/"$package"_*.deb
-    mv "$out/$package.part" "$out/$package"
-  fi
-}
-
-score() { # name, labels file
-  local rate
-  rate=$("$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
-  printf '%-44s %s\n' "$1" "$rate"
-}
+program=dev-sounds
+. scripts/sound-checks.sh
 
 for package in nexuiz-data teeworlds-data freedink-data widelands-data colobot-common-sounds; do fetch "$package"; done
 if [ ! -d "$out/nexuiz" ]; then
@@ -52,12 +38,12 @@ if [ ! -d "$out/nexuiz" ]; then
   mv "$out/nexuiz.part" "$out/nexuiz"
 fi
 
-# The cries, each as a 16-kHz file of its own (files/) and padded with a room's quiet (room/).
+# The cries, each as a 16-kHz file of its own (sox reads Teeworlds' WavPack, `directme score`
+# does not), then again within 0.5 s of a room's quiet (`in_room`).
 cries="$out/cries"
-if [ ! -f "$cries/room.tsv" ]; then
-  mkdir -p "$cries/files" "$cries/room"
+if [ ! -f "$cries/files.tsv" ]; then
+  mkdir -p "$cries/files"
   : > "$cries/files.tsv.part"
-  : > "$cries/room.tsv.part"
   {
     find "$out/nexuiz/sound/player" -path '*/player/*/player/*' -name '*.ogg' \
       | grep -E '/(death[0-9]*|drown|fall[0-9]*|falling|gasp|jump|pain[0-9]+)\.ogg$'
@@ -69,14 +55,9 @@ if [ ! -f "$cries/room.tsv" ]; then
   } | sort -u | while IFS= read -r path; do
     name=$(printf '%s' "${path#"$out"/}" | md5sum | cut -c1-16)
     sox -V1 -D "$path" -r 16000 -c 1 -b 16 "$cries/files/$name.wav" remix - || continue
-    sox -V1 -D "$cries/files/$name.wav" "$cries/part.wav" pad 0.5 0.5
-    sox -V1 -R -D -m "$cries/part.wav" "|sox -V1 -R -D -n -r 16000 -c 1 -p synth $(soxi -D "$cries/part.wav") whitenoise vol 0.00056" "$cries/room/$name.wav"
-    printf 'files/%s.wav\t\n' "$name" >> "$cries/files.tsv.part"
-    printf 'room/%s.wav\t\n' "$name" >> "$cries/room.tsv.part"
+    printf '%s\t\n' "$cries/files/$name.wav" >> "$cries/files.tsv.part"
   done
-  rm -f "$cries/part.wav"
   mv "$cries/files.tsv.part" "$cries/files.tsv"
-  mv "$cries/room.tsv.part" "$cries/room.tsv"
 fi
 
 music="$out/music"
@@ -101,6 +82,6 @@ if [ ! -f "$music/labels.tsv" ]; then
   mv "$music/labels.tsv.part" "$music/labels.tsv"
 fi
 
-score "people's cries in a room (5 games' voices)" "$cries/room.tsv"
+score "people's cries in a room (5 games' voices)" "$(in_room cries "$cries/files.tsv")"
 score "people's cries, as the files are" "$cries/files.tsv"
 score "music (15-s stretches, 2 games)" "$music/labels.tsv"

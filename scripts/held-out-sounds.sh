@@ -42,15 +42,8 @@ directme="${2:-.build/release/directme}"
 # DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
 read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 
-fetch() { # package -> unpacked under $out/$package
-  local package="$1"
-  if [ ! -d "$out/$package" ]; then
-    echo "held-out-sounds: downloading $package" >&2
-    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || { echo "held-out-sounds: cannot download $package" >&2; exit 1; }
-    dpkg-deb -x "$out"/"$package"_*.deb "$out/$package"
-    rm -f "$out"/"$package"_*.deb
-  fi
-}
+program=held-out-sounds
+. scripts/sound-checks.sh
 
 # One labels file per set: every file once (by content), no command expected.
 labels() { # name, then paths on stdin
@@ -58,12 +51,6 @@ labels() { # name, then paths on stdin
   sort | while IFS= read -r path; do printf '%s\t%s\n' "$(md5sum < "$path" | cut -c1-32)" "$path"; done \
     | sort -u -k1,1 | cut -f2 | sort | awk '{print $0 "\t"}' > "$file"
   echo "$file"
-}
-
-score() { # name, labels file
-  local rate
-  rate=$("$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
-  printf '%-48s %s\n' "$1" "$rate"
 }
 
 fetch minetest-data
@@ -126,27 +113,7 @@ score "OpenClonk's clonks: cries, screams, laughs" "$clonk_cries"
 score "OpenClonk's clonks: babbled speech" "$clonk_babble"
 score "OpenClonk's other sounds" "$clonk_others"
 
-# The sounds of people again, each between 0.5 s of a room's quiet (white noise at -65 dBFS) as a
-# microphone hears them, not as the game's file starts and ends with the sound: several rules
-# (`briefUp`, a word's standout over its utterance) act on a sound that is the whole utterance,
-# which live a lead-in and a pause never make it. sox's own random numbers (-R): the same files every
-# run. sox reads no MP3, so Scratch's are left out (its OGG and WAV people's sounds only).
-in_room() { # name, labels file -> labels file of the padded copies
-  local dir="$out/in-room/$1"
-  if [ ! -f "$dir/labels.tsv" ]; then
-    mkdir -p "$dir"
-    : > "$dir/labels.tsv.part"
-    cut -f1 "$2" | grep -v -i '\.mp3$' | while IFS= read -r path; do
-      name=$(printf '%s' "$path" | md5sum | cut -c1-16)
-      sox -V1 -D "$path" -r 16000 -c 1 -b 16 "$dir/part.wav" remix - pad 0.5 0.5 || continue
-      sox -V1 -R -D -m "$dir/part.wav" "|sox -V1 -R -D -n -r 16000 -c 1 -p synth $(soxi -D "$dir/part.wav") whitenoise vol 0.00056" "$dir/$name.wav"
-      printf '%s\t\n' "$name.wav" >> "$dir/labels.tsv.part"
-    done
-    rm -f "$dir/part.wav"
-    mv "$dir/labels.tsv.part" "$dir/labels.tsv"
-  fi
-  echo "$dir/labels.tsv"
-}
+# The sounds of people again, each within 0.5 s of a room's quiet (`in_room`, scripts/sound-checks.sh).
 score "in a room: MegaGlest's death cries" "$(in_room megaglest-deaths "$deaths")"
 score "in a room: Hedgewars' grunts, cries, coughs" "$(in_room hedgewars-cries "$cries")"
 score "in a room: Scratch's people (no MP3s)" "$(in_room scratch-people "$people")"

@@ -1,0 +1,47 @@
+# What scripts/held-out-sounds.sh and scripts/dev-sounds.sh share (sourced, not run): Debian
+# packages' sounds downloaded and unpacked without installing them, padded with a room's quiet,
+# and scored with `directme score`. The sourcing script sets:
+#   program        its name, for messages ("held-out-sounds");
+#   out            the folder packages are unpacked into (absolute);
+#   directme       the `directme` to score with;
+#   score_options  an array of more options for `directme score`.
+
+fetch() { # package -> unpacked under $out/$package (under a name of its own until it is whole)
+  local package="$1"
+  if [ ! -d "$out/$package" ]; then
+    echo "$program: downloading $package" >&2
+    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || { echo "$program: cannot download $package" >&2; exit 1; }
+    rm -rf "$out/$package.part"
+    dpkg-deb -x "$out"/"$package"_*.deb "$out/$package.part"
+    rm -f "$out"/"$package"_*.deb
+    mv "$out/$package.part" "$out/$package"
+  fi
+}
+
+score() { # name, labels file: prints how many of its recordings move the ninja
+  local rate
+  rate=$("$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
+  printf '%-48s %s\n' "$1" "$rate"
+}
+
+# Each recording of a labels file (absolute paths) again between 0.5 s of a room's quiet (white
+# noise at -65 dBFS) as a microphone hears it, not as a game's file starts and ends with the sound:
+# several rules (`briefUp`, a word's standout over its utterance) act on a sound that is the whole
+# utterance, which live a lead-in and a pause never make it. sox's own random numbers (-R): the
+# same files every run. sox reads no MP3, so those are left out.
+in_room() { # name, labels file -> labels file of the padded copies, in $out/in-room/NAME
+  local dir="$out/in-room/$1"
+  if [ ! -f "$dir/labels.tsv" ]; then
+    mkdir -p "$dir"
+    : > "$dir/labels.tsv.part"
+    cut -f1 "$2" | grep -v -i '\.mp3$' | while IFS= read -r path; do
+      name=$(printf '%s' "$path" | md5sum | cut -c1-16)
+      sox -V1 -D "$path" -r 16000 -c 1 -b 16 "$dir/part.wav" remix - pad 0.5 0.5 || continue
+      sox -V1 -R -D -m "$dir/part.wav" "|sox -V1 -R -D -n -r 16000 -c 1 -p synth $(soxi -D "$dir/part.wav") whitenoise vol 0.00056" "$dir/$name.wav"
+      printf '%s\t\n' "$name.wav" >> "$dir/labels.tsv.part"
+    done
+    rm -f "$dir/part.wav"
+    mv "$dir/labels.tsv.part" "$dir/labels.tsv"
+  fi
+  echo "$dir/labels.tsv"
+}
