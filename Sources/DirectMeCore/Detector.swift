@@ -428,9 +428,10 @@ public struct Detector: Hashable, Sendable, Codable {
     /// "five", "zero", "no" said amid babble and read as "up" held theirs 250-340 ms, a
     /// person's "up" amid the same voices mostly 60-190 ms. Simulated 2026-12-04 from the
     /// bench's printed loud parts (`scripts/bench-diff.py --where`, stop 102), then built: see
-    /// Deciding.md. `voicing` is the final pass's bound for a background with no voices in it
-    /// (`isQuiet`: under 20% voiced); from 30% (the pipeline's "amid voices" share) at first.
-    public static let longUpAmidVoices = (loud: 0.25, voicing: 0.2)
+    /// Deciding.md. `voicing` is where a background holds voices
+    /// (`SignalEvidence.voicelessBackground`, 20%, the final pass's `isQuiet` bound too); from
+    /// 30% (the pipeline's "amid voices" share) at first.
+    public static let longUpAmidVoices = (loud: 0.25, voicing: SignalEvidence.voicelessBackground)
 
     /// The loud part an "up" needs (seconds) when its utterance is shorter than `utterance`
     /// (seconds; the endpointer's 0.3 s of lead-in included), that is when the word is the

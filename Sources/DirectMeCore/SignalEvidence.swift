@@ -75,6 +75,12 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     energies.isEmpty ? nil : energies.sorted()[energies.count / 2]
   }
 
+  /// The `backgroundVoicing` under which a background holds no voices (a room's quiet or its
+  /// steady noise; other voices' quieter halves were 28-59% voiced on the bench): the final
+  /// pass's quiet background (`isQuiet`) and the gate's long "up" amid voices
+  /// (`Detector.Gate.longUpAmidVoices`) part there.
+  public static let voicelessBackground = 0.2
+
   /// The share of the quieter half of the frames (by energy) that is voiced.
   public static func backgroundVoicing(periods: [Int], energies: [Double]) -> Double {
     let count = min(periods.count, energies.count)

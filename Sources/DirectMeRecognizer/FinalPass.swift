@@ -975,7 +975,7 @@ extension PocketSphinxRecognizer {
   /// See `isQuiet`: people's clean recordings stand 50-65 dB over their background, the
   /// bench's babble at 20 dB 27-30, its other voices' quieter halves 28-59% voiced.
   static let quietRange = 40.0
-  static let quietVoicing = 0.2
+  static let quietVoicing = SignalEvidence.voicelessBackground
 
   /// The 10-ms frame levels (dB) of `heard` that pauses, voicing and loud parts are measured
   /// on: without the microphone's DC offset, which under every frame would fill the pauses.
