@@ -18,7 +18,15 @@
 #     cries), and as the files are;
 #   - music: widelands-data's and colobot-common-sounds' soundtracks (52 pieces, instrumental),
 #     15-s stretches from 5 s on, every 30 s, at -35 and -20 dBFS in turn (as the held-out check
-#     cuts MegaGlest's music).
+#     cuts MegaGlest's music);
+#   - commands in real ambience: the benchmark's checking speakers (888 recordings: 355 commands,
+#     533 other words) each mixed with a stretch of one of widelands-data's 72 sound recordings of
+#     2 s or more (animals, birds, farms, mills, saws, smithies, stone cutting, wood cutting,
+#     taverns; its interface sounds left out) at 10 and 5 dB under its speech part, as
+#     scripts/held-out-noise.sh mixes the tuning-only speakers with LinCity's ambience: commands
+#     right, and other words moving the ninja; and the recordings alone (peak at -35 and -20 dBFS).
+#     Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train), directme-bench
+#     (DIRECTME_BENCH, or beside DIRECTME) and python3 with numpy.
 # DIRECTME_SCORE_OPTIONS: more options for `directme score` (e.g. "--detector FILE").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,6 +90,42 @@ if [ ! -f "$music/labels.tsv" ]; then
   mv "$music/labels.tsv.part" "$music/labels.tsv"
 fi
 
+# Commands in real ambience: the checking speakers' recordings mixed with Widelands' sounds.
+ambience="$out/ambience"
+if [ ! -f "$ambience/labels-5.tsv" ]; then
+  bench="${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}"
+  train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
+  [ -x "$bench" ] || { echo "dev-sounds: $bench: no such program (set DIRECTME_BENCH)" >&2; exit 1; }
+  [ -f "$train/labels.tsv" ] || { echo "dev-sounds: $train: no training set (labels.tsv) there" >&2; exit 1; }
+  python3 -c 'import numpy' 2>/dev/null || { echo "dev-sounds: needs numpy (pip install numpy)" >&2; exit 1; }
+  rm -rf "$ambience"
+  mkdir -p "$ambience/noise"
+  find "$out/widelands-data/usr/share/games/widelands/data/sound" -mindepth 2 -name '*.ogg' | sort | while IFS= read -r sound; do
+    seconds=$(soxi -D "$sound")
+    awk -v s="$seconds" 'BEGIN { exit !(s >= 2) }' || continue
+    name=$(printf '%s' "${sound#"$out"/widelands-data/usr/share/games/widelands/data/sound/}" | tr / _)
+    sox -V1 -D "$sound" -r 16000 -c 1 -b 16 "$ambience/noise/${name%.ogg}.wav" remix -
+  done
+  "$bench" training-labels --data "$train" --out "$ambience/split" >/dev/null
+  python3 scripts/held-out-mix.py --checking "$ambience" 7 "$ambience"/noise/*.wav
+fi
+if [ ! -f "$ambience/alone/labels.tsv" ]; then
+  mkdir -p "$ambience/alone"
+  : > "$ambience/alone/labels.tsv.part"
+  for sound in "$ambience"/noise/*.wav; do
+    name=$(basename "$sound" .wav)
+    for peak in -35 -20; do
+      sox -V1 -D "$sound" "$ambience/alone/${name}_$peak.wav" norm "$peak"
+      printf '%s\t\n' "${name}_$peak.wav" >> "$ambience/alone/labels.tsv.part"
+    done
+  done
+  mv "$ambience/alone/labels.tsv.part" "$ambience/alone/labels.tsv"
+fi
+
 score "people's cries in a room (5 games' voices)" "$(in_room cries "$cries/files.tsv")"
 score "people's cries, as the files are" "$cries/files.tsv"
 score "music (15-s stretches, 2 games)" "$music/labels.tsv"
+for snr in 10 5; do
+  "$directme" score "${score_options[@]}" "$ambience/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "commands in Widelands' ambience at $snr dB"
+done
+score "Widelands' ambience alone" "$ambience/alone/labels.tsv"

@@ -1,10 +1,11 @@
 """Mixes the training set's tuning-only speakers with a background, for the held-out checks.
 
-    python3 scripts/held-out-mix.py OUT SEED NOISE.wav...
+    python3 scripts/held-out-mix.py [--checking] OUT SEED NOISE.wav...
 
 OUT holds `split/` (from `directme-bench training-labels`): the speakers `directme tune
 --check-share 0.4` keeps for tuning, its tuning part less its checking speakers (in neither
-the benchmark nor any rule's making). Each of their recordings is mixed with a stretch of one
+the benchmark nor any rule's making); with --checking, its checking speakers instead (the
+benchmark's: scripts/dev-sounds.sh, where rules may be looked at). Each of their recordings is mixed with a stretch of one
 of the NOISE files (16 kHz mono 16-bit WAV; chosen and placed by SEED; a file shorter than
 the recording is repeated) at 10 and 5 dB under its speech part (the mean power of its frames
 within 20 dB of its loudest, as the benchmark mixes), into OUT/10 and OUT/5 with
@@ -36,11 +37,18 @@ def labels(out, name):
 
 
 def main():
-    out, seed, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    arguments = sys.argv[1:]
+    checking_speakers = arguments[:1] == ["--checking"]
+    if checking_speakers:
+        arguments = arguments[1:]
+    out, seed, paths = arguments[0], int(arguments[1]), arguments[2:]
     if not paths:
         sys.exit("held-out-mix: no noise files given")
     checking = {r[0] for r in labels(out, "checking.tsv")}
-    rows = [r for r in labels(out, "tuning.tsv") if r[0] not in checking]
+    if checking_speakers:
+        rows = labels(out, "checking.tsv")
+    else:
+        rows = [r for r in labels(out, "tuning.tsv") if r[0] not in checking]
     noises = [read(p) for p in paths]
     rng = random.Random(seed)
     for snr in (10, 5):
