@@ -109,18 +109,7 @@ if [ ! -f "$ambience/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$ambience/split" >/dev/null
   python3 scripts/held-out-mix.py --checking "$ambience" 7 "$ambience"/noise/*.wav
 fi
-if [ ! -f "$ambience/alone/labels.tsv" ]; then
-  mkdir -p "$ambience/alone"
-  : > "$ambience/alone/labels.tsv.part"
-  for sound in "$ambience"/noise/*.wav; do
-    name=$(basename "$sound" .wav)
-    for peak in -35 -20; do
-      sox -V1 -D "$sound" "$ambience/alone/${name}_$peak.wav" norm "$peak"
-      printf '%s\t\n' "${name}_$peak.wav" >> "$ambience/alone/labels.tsv.part"
-    done
-  done
-  mv "$ambience/alone/labels.tsv.part" "$ambience/alone/labels.tsv"
-fi
+alone "$ambience/noise" "$ambience/alone"
 
 score "people's cries in a room (5 games' voices)" "$(in_room cries "$cries/files.tsv")"
 score "people's cries, as the files are" "$cries/files.tsv"

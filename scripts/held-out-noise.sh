@@ -30,6 +30,8 @@ command -v sox >/dev/null || { echo "held-out-noise: needs sox (scripts/setup.sh
 python3 -c 'import numpy' 2>/dev/null || { echo "held-out-noise: needs numpy (pip install numpy)" >&2; exit 1; }
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+program=held-out-noise
+. scripts/sound-checks.sh
 
 if [ ! -f "$out/labels-5.tsv" ]; then
   if [ ! -d "$out/lincity-ng-data" ]; then
@@ -49,18 +51,7 @@ if [ ! -f "$out/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
   python3 scripts/held-out-mix.py "$out" 3 "$out"/noise/*.wav
 fi
-if [ ! -f "$out/alone/labels.tsv" ]; then
-  mkdir -p "$out/alone"
-  : > "$out/alone/labels.tsv.part"
-  for sound in "$out"/noise/*.wav; do
-    name=$(basename "$sound" .wav)
-    for peak in -35 -20; do
-      sox -V1 -D "$sound" "$out/alone/${name}_$peak.wav" norm "$peak"
-      printf '%s\t\n' "${name}_$peak.wav" >> "$out/alone/labels.tsv.part"
-    done
-  done
-  mv "$out/alone/labels.tsv.part" "$out/alone/labels.tsv"
-fi
+alone "$out/noise" "$out/alone"
 
 for snr in 10 5; do
   "$directme" score "${score_options[@]}" "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience at $snr dB"

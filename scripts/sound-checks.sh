@@ -1,6 +1,6 @@
-# What scripts/held-out-sounds.sh and scripts/dev-sounds.sh share (sourced, not run): Debian
-# packages' sounds downloaded and unpacked without installing them, padded with a room's quiet,
-# and scored with `directme score`. The sourcing script sets:
+# What scripts/held-out-sounds.sh, scripts/dev-sounds.sh and scripts/held-out-noise.sh share
+# (sourced, not run): Debian packages' sounds downloaded and unpacked without installing them,
+# padded with a room's quiet, set at two levels, and scored with `directme score`. The sourcing script sets:
 #   program        its name, for messages ("held-out-sounds");
 #   out            the folder packages are unpacked into (absolute);
 #   directme       the `directme` to score with;
@@ -44,4 +44,22 @@ in_room() { # name, labels file -> labels file of the padded copies, in $out/in-
     mv "$dir/labels.tsv.part" "$dir/labels.tsv"
   fi
   echo "$dir/labels.tsv"
+}
+
+# Each recording of a folder of 16-kHz WAVs alone, its peak at -35 and at -20 dBFS (a background
+# with nobody speaking, quiet and loud), into FOLDER with its labels.tsv (no command in any).
+alone() { # folder of recordings, folder to write
+  local dir="$2" sound name peak
+  if [ ! -f "$dir/labels.tsv" ]; then
+    mkdir -p "$dir"
+    : > "$dir/labels.tsv.part"
+    for sound in "$1"/*.wav; do
+      name=$(basename "$sound" .wav)
+      for peak in -35 -20; do
+        sox -V1 -D "$sound" "$dir/${name}_$peak.wav" norm "$peak"
+        printf '%s\t\n' "${name}_$peak.wav" >> "$dir/labels.tsv.part"
+      done
+    done
+    mv "$dir/labels.tsv.part" "$dir/labels.tsv"
+  fi
 }
