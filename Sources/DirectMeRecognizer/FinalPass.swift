@@ -456,6 +456,24 @@ extension PocketSphinxRecognizer {
       var searches = carried ? (Search.carriedDirection, Search.carriedGarbage) : (Search.direction, Search.garbage)
       var command = try scores.decode(stretch, search: searches.0, on: decoder)
       var other = try scores.decode(stretch, search: searches.1, on: decoder)
+      // Amid other voices, a lone command word is also read on the loud part alone of the
+      // utterance's loudest sound (`tightIsland`), and taken from there when its margin there,
+      // less a penalty, is the better one.
+      if !repointed, slots.count == 1, slot.count == 1, carrierCount == 0, amidVoices != true,
+        let island = Self.tightIsland(energies: energies, periods: &periods, of: heard)
+      {
+        let tight = sampleRange(from: island.lowerBound, to: island.upperBound)
+        let tightCommand = try scores.decode(tight, search: Search.direction, on: decoder)
+        if var tightOther = try scores.decode(tight, search: Search.garbage, on: decoder),
+          Self.margin(of: tightCommand, over: tightOther) - Self.tightIslandPenalty > Self.margin(of: command, over: other)
+        {
+          tightOther.score += Self.tightIslandPenalty
+          stretch = tight
+          command = tightCommand
+          other = tightOther
+          repointed = true
+        }
+      }
       // A command word drawn out by a room's reverberation, which "nonspeech" explains, is
       // weighed against the other words without it (`isReverberant`).
       if searches.1 == Search.garbage, finalSearches.contains(Search.garbageSpeech),
@@ -1061,18 +1079,56 @@ extension PocketSphinxRecognizer {
   ) -> ClosedRange<Double>? {
     let seconds = Double(energies.count) / 100
     let frames = Self.frames(of: word, from: 0, count: energies.count)
-    // The pitch tracking last: only where the rest holds.
-    guard let bed = Detector.Gate.bed(forSeconds: seconds), seconds < islandUtterance,
-      let median = SignalEvidence.medianLevel(energies),
+    guard let bed = Detector.Gate.bed(forSeconds: seconds), let median = SignalEvidence.medianLevel(energies),
       let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies, median: median),
       standout < bed.minimumStandout,
-      let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), !frames.contains(loudest),
+      let loudest = loudestAmidVoices(energies: energies, apartFrom: frames, periods: &periods, of: heard)
+    else { return nil }
+    return loudIsland(around: (Double(loudest) / 100)...(Double(loudest + 1) / 100), energies: energies)
+  }
+
+  /// The loudest frame of a short utterance amid other voices (under `islandUtterance`, never
+  /// falling quiet: its loud part less than `islandRange` dB over its background, a third or
+  /// more of its quieter half voiced) when it stands `islandLoudest` dB or more over the
+  /// utterance's median level, and lies outside `apartFrom` (frames); nil otherwise: the
+  /// conditions `loudestIsland` and `tightIsland` share.
+  static func loudestAmidVoices(
+    energies: [Double], apartFrom frames: ClosedRange<Int>? = nil, periods: inout [Int]?, of heard: [Int16]
+  ) -> Int? {
+    // The pitch tracking last: only where the rest holds.
+    guard Double(energies.count) / 100 < islandUtterance, let median = SignalEvidence.medianLevel(energies),
+      let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), frames?.contains(loudest) != true,
       energies[loudest] - median >= islandLoudest,
       SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange,
       SignalEvidence.backgroundVoicing(periods: pitchPeriods(&periods, of: heard), energies: energies) >= amidVoicesVoicing
     else { return nil }
-    return loudIsland(around: (Double(loudest) / 100)...(Double(loudest + 1) / 100), energies: energies)
+    return loudest
   }
+
+  /// In a short utterance amid other voices (`loudestAmidVoices`), the loud part alone of its
+  /// loudest sound, where the one speaking to DirectMe is: the frames around its loudest
+  /// frame within `tightIslandDepth` dB of it, with `tightIslandPadding` around them. A lone
+  /// command word's stretch is otherwise the whole utterance, and an "up" amid voices is lost
+  /// in it: one longer command word ("down", "left") explains the "up" and the voices around
+  /// it better than "up" does, often placed on the voices (`verify` reads the word here too).
+  static func tightIsland(energies: [Double], periods: inout [Int]?, of heard: [Int16]) -> ClosedRange<Double>? {
+    guard let loudest = loudestAmidVoices(energies: energies, periods: &periods, of: heard),
+      let median = SignalEvidence.medianLevel(energies)
+    else { return nil }
+    let floor = max(energies[loudest] - tightIslandDepth, median + islandAbove)
+    var (first, last) = (loudest, loudest)
+    while first > 0 && energies[first - 1] >= floor { first -= 1 }
+    while last + 1 < energies.count && energies[last + 1] >= floor { last += 1 }
+    return max(0, Double(first) / 100 - tightIslandPadding)...min(Double(energies.count) / 100, Double(last + 1) / 100 + tightIslandPadding)
+  }
+
+  /// See `tightIsland`.
+  static let tightIslandDepth = 6.0
+  static let tightIslandPadding = 0.05
+  /// What a lone command word read on the tight island (`tightIsland`) must beat the margin
+  /// of its reading over the whole utterance by, and what is taken off its margin there: the
+  /// better of two readings is a chosen one, which a margin from one stretch is not.
+  static let tightIslandPenalty = 25.0
 
   /// The share of an utterance's quieter half that is voiced from which other voices go on
   /// under it (`isLongAmidVoices`, `loudestIsland`).

@@ -768,6 +768,47 @@ struct FinalPassTests {
     #expect(PocketSphinxRecognizer.loudestIsland(beside: 0.2...0.4, energies: level(music), periods: &periods, of: music) == nil)
   }
 
+  @Test("amid voices, a lone command word is also read on the loud part alone of the loudest sound: within 6 dB of its peak, 50 ms around")
+  func tightIsland() throws {
+    // 1.5 s of a voice-like 200 Hz tone (the voices around); 0.9-1.1 s of it 12 dB louder
+    // (the one speaking to DirectMe), its first and last 20 ms 4.4 dB louder only (the
+    // word's onset and its /p/).
+    var random = Signal.Random(seed: 7)
+    let tone = { (index: Int, amplitude: Double) in
+      Int16(amplitude * sin(2 * Double.pi * 200 * Double(index) / 16_000) + Double.random(in: -50...50, using: &random))
+    }
+    let voices = { (seconds: Int) in
+      (0..<(seconds * 16_000 / 2)).map { index -> Int16 in
+        let loud = index >= 14_400 && index < 17_600
+        let edge = index < 14_720 || index >= 17_280
+        return tone(index, loud ? (edge ? 1_660 : 4_000) : 1_000)
+      }
+    }
+    let level = { (samples: [Int16]) in Signal.frameEnergies(samples, floor: 1e-2, wholeFrames: true) }
+    var periods: [Int]?
+    let speech = voices(3)
+    let island = try #require(PocketSphinxRecognizer.tightIsland(energies: level(speech), periods: &periods, of: speech))
+    // 0.92-1.08 s is within 6 dB of the peak; 50 ms around it.
+    #expect(abs(island.lowerBound - 0.87) < 0.015 && abs(island.upperBound - 1.13) < 0.015, "\(island)")
+    // The loud sound's island (`loudIsland`) reaches to within 3 dB of the median: wider.
+    let wide = try #require(PocketSphinxRecognizer.loudIsland(around: 1.0...1.01, energies: level(speech)))
+    #expect(wide.lowerBound < island.lowerBound && wide.upperBound > island.upperBound)
+    // A long utterance (3 s or more) amid voices is read otherwise (`isLongAmidVoices`).
+    periods = nil
+    let long = voices(3) + voices(3)
+    #expect(PocketSphinxRecognizer.tightIsland(energies: level(long), periods: &periods, of: long) == nil)
+    // Over a room's unvoiced noise, not voices: none.
+    periods = nil
+    let noise = (0..<24_000).map { index in
+      index >= 14_400 && index < 17_600 ? tone(index, 4_000) : Int16.random(in: -1_700...1_700, using: &random)
+    }
+    #expect(PocketSphinxRecognizer.tightIsland(energies: level(noise), periods: &periods, of: noise) == nil)
+    // The loud part 5 dB over the rest (a note standing a little over the music): none.
+    periods = nil
+    let music = (0..<24_000).map { tone($0, $0 >= 14_400 && $0 < 17_600 ? 1_780 : 1_000) }
+    #expect(PocketSphinxRecognizer.tightIsland(energies: level(music), periods: &periods, of: music) == nil)
+  }
+
   @Test("two syllables dip between them even when the decoder draws their boundary a few frames off the valley")
   func syllableDip() {
     // "down down" as flite's slt says it: the first vowel loudest at the end of the first
