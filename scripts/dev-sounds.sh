@@ -25,8 +25,12 @@
 #     taverns; its interface sounds left out) at 10 and 5 dB under its speech part, as
 #     scripts/held-out-noise.sh mixes the tuning-only speakers with LinCity's ambience: commands
 #     right, and other words moving the ninja; and the recordings alone (peak at -35 and -20 dBFS).
-#     Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train), directme-bench
-#     (DIRECTME_BENCH, or beside DIRECTME) and python3 with numpy.
+#   - commands amid other people's babble: the same checking speakers mixed, the same way, with
+#     babble of the training set's adaptation speakers (`directme-bench noises --babble-from`, seed
+#     41; the benchmark's people-talking babble and scripts/held-out-babble.sh's are other seeds
+#     and mixes).
+#     The last two need the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train),
+#     directme-bench (DIRECTME_BENCH, or beside DIRECTME) and python3 with numpy.
 # DIRECTME_SCORE_OPTIONS: more options for `directme score` (e.g. "--detector FILE").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,6 +115,17 @@ if [ ! -f "$ambience/labels-5.tsv" ]; then
 fi
 alone "$ambience/noise" "$ambience/alone"
 
+# Commands amid other people's babble: the same speakers, babble of the adaptation speakers.
+babble="$out/babble"
+if [ ! -f "$babble/labels-5.tsv" ]; then
+  rm -rf "$babble"
+  mkdir -p "$babble"
+  cp -r "$ambience/split" "$babble/split"
+  "${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}" noises --out "$babble/noise" --seconds 60 --variants 1 --seed 41 \
+    --babble-from "$babble/split/adaptation.tsv" --babble-variants 2 >/dev/null
+  python3 scripts/held-out-mix.py --checking "$babble" 9 "$babble/noise/babble-1.wav" "$babble/noise/babble-2.wav"
+fi
+
 score "people's cries in a room (5 games' voices)" "$(in_room cries "$cries/files.tsv")"
 score "people's cries, as the files are" "$cries/files.tsv"
 score "music (15-s stretches, 2 games)" "$music/labels.tsv"
@@ -118,3 +133,6 @@ for snr in 10 5; do
   "$directme" score "${score_options[@]}" "$ambience/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "commands in Widelands' ambience at $snr dB"
 done
 score "Widelands' ambience alone" "$ambience/alone/labels.tsv"
+for snr in 10 5; do
+  "$directme" score "${score_options[@]}" "$babble/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "commands amid other people's babble at $snr dB"
+done
