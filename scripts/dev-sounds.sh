@@ -43,6 +43,14 @@ read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 
 program=dev-sounds
 . scripts/sound-checks.sh
+bench="${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}"
+train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
+# What making the mixed sets (ambience, babble) needs.
+mixing_needs() {
+  [ -x "$bench" ] || { echo "dev-sounds: $bench: no such program (set DIRECTME_BENCH)" >&2; exit 1; }
+  [ -f "$train/labels.tsv" ] || { echo "dev-sounds: $train: no training set (labels.tsv) there" >&2; exit 1; }
+  python3 -c 'import numpy' 2>/dev/null || { echo "dev-sounds: needs numpy (pip install numpy)" >&2; exit 1; }
+}
 
 for package in nexuiz-data teeworlds-data freedink-data widelands-data colobot-common-sounds; do fetch "$package"; done
 if [ ! -d "$out/nexuiz" ]; then
@@ -97,11 +105,7 @@ fi
 # Commands in real ambience: the checking speakers' recordings mixed with Widelands' sounds.
 ambience="$out/ambience"
 if [ ! -f "$ambience/labels-5.tsv" ]; then
-  bench="${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}"
-  train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-  [ -x "$bench" ] || { echo "dev-sounds: $bench: no such program (set DIRECTME_BENCH)" >&2; exit 1; }
-  [ -f "$train/labels.tsv" ] || { echo "dev-sounds: $train: no training set (labels.tsv) there" >&2; exit 1; }
-  python3 -c 'import numpy' 2>/dev/null || { echo "dev-sounds: needs numpy (pip install numpy)" >&2; exit 1; }
+  mixing_needs
   rm -rf "$ambience"
   mkdir -p "$ambience/noise"
   find "$out/widelands-data/usr/share/games/widelands/data/sound" -mindepth 2 -name '*.ogg' | sort | while IFS= read -r sound; do
@@ -118,10 +122,11 @@ alone "$ambience/noise" "$ambience/alone"
 # Commands amid other people's babble: the same speakers, babble of the adaptation speakers.
 babble="$out/babble"
 if [ ! -f "$babble/labels-5.tsv" ]; then
+  mixing_needs
   rm -rf "$babble"
   mkdir -p "$babble"
   cp -r "$ambience/split" "$babble/split"
-  "${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}" noises --out "$babble/noise" --seconds 60 --variants 1 --seed 41 \
+  "$bench" noises --out "$babble/noise" --seconds 60 --variants 1 --seed 41 \
     --babble-from "$babble/split/adaptation.tsv" --babble-variants 2 >/dev/null
   python3 scripts/held-out-mix.py --checking "$babble" 9 "$babble/noise/babble-1.wav" "$babble/noise/babble-2.wav"
 fi
@@ -129,10 +134,6 @@ fi
 score "people's cries in a room (5 games' voices)" "$(in_room cries "$cries/files.tsv")"
 score "people's cries, as the files are" "$cries/files.tsv"
 score "music (15-s stretches, 2 games)" "$music/labels.tsv"
-for snr in 10 5; do
-  "$directme" score "${score_options[@]}" "$ambience/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "commands in Widelands' ambience at $snr dB"
-done
+score_mixes "commands in Widelands' ambience" "$ambience"
 score "Widelands' ambience alone" "$ambience/alone/labels.tsv"
-for snr in 10 5; do
-  "$directme" score "${score_options[@]}" "$babble/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "commands amid other people's babble at $snr dB"
-done
+score_mixes "commands amid other people's babble" "$babble"

@@ -27,6 +27,8 @@ read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 python3 -c 'import numpy' 2>/dev/null || { echo "held-out-babble: needs numpy (pip install numpy)" >&2; exit 1; }
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+program=held-out-babble
+. scripts/sound-checks.sh
 
 if [ ! -f "$out/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
@@ -35,6 +37,4 @@ if [ ! -f "$out/labels-5.tsv" ]; then
   python3 scripts/held-out-mix.py "$out" 5 "$out/noise/babble-1.wav" "$out/noise/babble-2.wav"
 fi
 
-for snr in 10 5; do
-  "$directme" score "${score_options[@]}" "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "babble at $snr dB"
-done
+score_mixes "babble" "$out"

@@ -53,7 +53,5 @@ if [ ! -f "$out/labels-5.tsv" ]; then
 fi
 alone "$out/noise" "$out/alone"
 
-for snr in 10 5; do
-  "$directme" score "${score_options[@]}" "$out/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience at $snr dB"
-done
+score_mixes "real ambience" "$out"
 "$directme" score "${score_options[@]}" "$out/alone/labels.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "real ambience alone"

@@ -1,6 +1,7 @@
-# What scripts/held-out-sounds.sh, scripts/dev-sounds.sh and scripts/held-out-noise.sh share
-# (sourced, not run): Debian packages' sounds downloaded and unpacked without installing them,
-# padded with a room's quiet, set at two levels, and scored with `directme score`. The sourcing script sets:
+# What scripts/held-out-sounds.sh, scripts/dev-sounds.sh, scripts/held-out-noise.sh and
+# scripts/held-out-babble.sh share (sourced, not run): Debian packages' sounds downloaded and
+# unpacked without installing them, padded with a room's quiet, set at two levels, and scored with
+# `directme score`, alone or under speech. The sourcing script sets:
 #   program        its name, for messages ("held-out-sounds");
 #   out            the folder packages are unpacked into (absolute);
 #   directme       the `directme` to score with;
@@ -22,6 +23,15 @@ score() { # name, labels file: prints how many of its recordings move the ninja
   local rate
   rate=$("$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print("%d recordings, %.1f%% move the ninja" % (d["recordings"], 100 * d["false_alarm_rate"]))')
   printf '%-48s %s\n' "$1" "$rate"
+}
+
+# A held-out-mix.py folder (labels-10.tsv and labels-5.tsv: speech mixed 10 and 5 dB over a
+# background) scored at each SNR: one line each, commands right and other words moving the ninja.
+score_mixes() { # name, folder
+  local snr
+  for snr in 10 5; do
+    "$directme" score "${score_options[@]}" "$2/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "$1 at $snr dB"
+  done
 }
 
 # Each recording of a labels file (absolute paths) again between 0.5 s of a room's quiet (white
