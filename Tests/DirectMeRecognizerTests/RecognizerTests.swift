@@ -809,6 +809,25 @@ struct FinalPassTests {
     #expect(PocketSphinxRecognizer.tightIsland(energies: level(music), periods: &periods, of: music) == nil)
   }
 
+  @Test("amid voices, the tight island's reading stands when it is the better one by the penalty, or when another command is far worse there")
+  func tightReading() {
+    typealias Recognizer = PocketSphinxRecognizer
+    // "up" lost in the voices around it (whole -40), clear on its own sound (+10): read there.
+    #expect(Recognizer.tightReading(wholeMargin: -40, tightMargin: 10, sameWord: true) == .tightBetter)
+    #expect(Recognizer.tightReading(wholeMargin: -40, tightMargin: 10, sameWord: false) == .tightBetter)
+    // Better there by less than the penalty (25): the whole utterance's reading stands.
+    #expect(Recognizer.tightReading(wholeMargin: -40, tightMargin: -20, sameWord: false) == .whole)
+    // "five" read as "right" over the whole utterance (-43) and as "down" on its own sound,
+    // which "by" explains 55 better: refused.
+    #expect(Recognizer.tightReading(wholeMargin: -43, tightMargin: -55, sameWord: false) == .tightRefuses)
+    // A "down" read as "down" on its loud part too, if 70 worse there than the other words:
+    // kept (a word's loud part alone amid voices is often explained worse than the word).
+    #expect(Recognizer.tightReading(wholeMargin: 34, tightMargin: -70, sameWord: true) == .whole)
+    // The bound itself: under it refuses, at it not.
+    #expect(Recognizer.tightReading(wholeMargin: 0, tightMargin: Recognizer.tightIslandRefusal, sameWord: false) == .whole)
+    #expect(Recognizer.tightReading(wholeMargin: 0, tightMargin: Recognizer.tightIslandRefusal - 0.1, sameWord: false) == .tightRefuses)
+  }
+
   @Test("two syllables dip between them even when the decoder draws their boundary a few frames off the valley")
   func syllableDip() {
     // "down down" as flite's slt says it: the first vowel loudest at the end of the first
