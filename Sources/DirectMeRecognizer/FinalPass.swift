@@ -458,8 +458,9 @@ extension PocketSphinxRecognizer {
       var other = try scores.decode(stretch, search: searches.1, on: decoder)
       // Amid other voices, a lone command word is also read on the loud part alone of the
       // utterance's loudest sound (`tightIsland`), and taken from there when its margin there,
-      // less a penalty, is the better one; or when the other words explain that sound far
-      // better (`tightIslandRefusal`): a word said to DirectMe is its loudest sound.
+      // less a penalty, is the better one; or refused there when the commands reading hears
+      // another command on that sound, far worse than the other words (`tightIslandRefusal`):
+      // a word said to DirectMe is its loudest sound.
       if !repointed, slots.count == 1, slot.count == 1, carrierCount == 0, amidVoices != true,
         let island = Self.tightIsland(energies: energies, periods: &periods, of: heard)
       {
@@ -1142,8 +1143,8 @@ extension PocketSphinxRecognizer {
   /// and the other words explain that sound far better ("five" read as "right" over the whole
   /// utterance, as "down" against "by" on its own sound). A command heard there again is
   /// kept: amid voices a word's loud part alone is often explained worse than the word (on the
-  /// benchmark's people talking, 16 commands lost for 18 other words refused without that
-  /// condition; 8 for 19 across its voices' rows with it).
+  /// benchmark's people talking, 21 commands lost for 18 other words refused without that
+  /// condition; across its rows of voices, 9 for 18 with it).
   static let tightIslandRefusal = -50.0
 
   /// Which reading of a lone command word amid other voices stands (`tightIsland`).
