@@ -84,6 +84,10 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// accuracy`, 9,143 items; `directme replay` of the 5.1-minute recording): at beams 1e-40 /
   /// word exits 1e-30 every item decided as with the decoder's 1e-80 / 1e-40, the
   /// recording's results byte-identical and its several-words searches 1.6 s -> 0.6 s.
+  /// Narrower still, 1e-32 / 1e-26 (2026-12-04, stop 105): all 17,576 items of `directme-bench
+  /// accuracy` and every held-out line decided the same and the recording's searches 0.97 ->
+  /// 0.63 s (its replay 5.28 -> 5.03 s), but a recognizer test's espeak en-029 "play some
+  /// music", heard as "please move it", then moved the ninja right: not used.
   /// (Not for the one-other-word searches, `<garbage>` and `<carried_garbage>`: at 1e-50 /
   /// 1e-40 they took 1.7 s of the recording's 2.3 s, but 24 of the 9,540 items moved the ninja
   /// where they had not, and no item gained: a pruned other-words reading is a worse one.)
