@@ -468,11 +468,9 @@ extension PocketSphinxRecognizer {
         if let tightCommand = try scores.decode(tight, search: Search.direction, on: decoder),
           var tightOther = try scores.decode(tight, search: Search.garbage, on: decoder)
         {
-          let commandWords = configuration.commandWords
-          let word = { (reading: Transcription?) in reading?.segments.first { commandWords.contains($0.word) }?.word }
           let reading = Self.tightReading(
             wholeMargin: Self.margin(of: command, over: other), tightMargin: Self.margin(of: tightCommand, over: tightOther),
-            sameWord: word(tightCommand) == word(command))
+            sameWord: configuration.firstCommand(in: tightCommand)?.word == configuration.firstCommand(in: command)?.word)
           if reading != .whole {
             if reading == .tightBetter { tightOther.score += Self.tightIslandPenalty }
             stretch = tight
@@ -529,7 +527,7 @@ extension PocketSphinxRecognizer {
       // people say to the ninja): the carried margin under `carriedSeveralWordsBelow`, and
       // not already under the margin below which the detector takes the word in no way.
       // The command word the slot's stretch holds on its own.
-      let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word
+      let said = configuration.firstCommand(in: command)?.word
       let carriedMargin = Self.margin(of: command, over: other)
       // Whether the detector could still take the word at this margin.
       let mayBeTaken = said.map { carriedMargin >= configuration.partingMargin(of: $0) } == true
@@ -573,7 +571,7 @@ extension PocketSphinxRecognizer {
       marked.segments[keep].word = said ?? marked.segments[keep].word
       marked.segments[keep].end = last.end
       var otherTime = first.start...last.end
-      if repointed, let segment = command?.segments.first(where: { configuration.commandWords.contains($0.word) }) {
+      if repointed, let segment = configuration.firstCommand(in: command) {
         let offset = Double(stretch.lowerBound) / Double(Self.sampleRate)
         marked.segments[keep].start = offset + segment.start
         marked.segments[keep].end = offset + segment.end
@@ -621,7 +619,7 @@ extension PocketSphinxRecognizer {
       let searches = carries ? (Search.carriedDirection, Search.carriedGarbage) : (Search.direction, Search.garbage)
       guard Self.holdsVowel(stretch, of: heard),
         let command = try scores.decode(stretch, search: searches.0, on: decoder),
-        let said = command.segments.first(where: { configuration.commandWords.contains($0.word) })
+        let said = configuration.firstCommand(in: command)
       else { continue }
       let other = try scores.decode(stretch, search: searches.1, on: decoder)
       var word = WordSegment(word: said.word, start: unheard.lowerBound, end: unheard.upperBound, score: command.score)
@@ -708,7 +706,7 @@ extension PocketSphinxRecognizer {
       let searches = carriers ? (Search.carriedDirection, Search.carriedGarbage) : (Search.direction, Search.garbage)
       let command = try scores.decode(part, search: searches.0, on: decoder)
       let other = try scores.decode(part, search: searches.1, on: decoder)
-      let said = command?.segments.first { configuration.commandWords.contains($0.word) }?.word ?? word.word
+      let said = configuration.firstCommand(in: command)?.word ?? word.word
       var marked = WordSegment(word: said, start: offset + word.start, end: offset + word.end, score: word.score)
       let margin = Self.margin(of: command, over: other)
       if !explainsWhole, margin < Self.fluentPartMargin { return nil }
@@ -789,7 +787,7 @@ extension PocketSphinxRecognizer {
   ) throws -> WordSegment.SecondOpinion? {
     let decoder = try laterDecoder(model)
     guard let command = try scores.decode(stretch, search: searches.0, on: decoder),
-      let word = command.segments.first(where: { configuration.commandWords.contains($0.word) })?.word,
+      let word = configuration.firstCommand(in: command)?.word,
       let other = try scores.decode(stretch, search: searches.1, on: decoder)
     else { return nil }
     return WordSegment.SecondOpinion(word: word, margin: command.score - other.score)
@@ -1090,7 +1088,7 @@ extension PocketSphinxRecognizer {
     guard let bed = Detector.Gate.bed(forSeconds: seconds), let median = SignalEvidence.medianLevel(energies),
       let standout = SignalEvidence.standout(frames.lowerBound..<(frames.upperBound + 1), of: energies, median: median),
       standout < bed.minimumStandout,
-      let loudest = loudestAmidVoices(energies: energies, apartFrom: frames, periods: &periods, of: heard)
+      let loudest = loudestAmidVoices(energies: energies, median: median, apartFrom: frames, periods: &periods, of: heard)
     else { return nil }
     return loudIsland(around: (Double(loudest) / 100)...(Double(loudest + 1) / 100), energies: energies)
   }
@@ -1098,13 +1096,13 @@ extension PocketSphinxRecognizer {
   /// The loudest frame of a short utterance amid other voices (under `islandUtterance`, never
   /// falling quiet: its loud part less than `islandRange` dB over its background, a third or
   /// more of its quieter half voiced) when it stands `islandLoudest` dB or more over the
-  /// utterance's median level, and lies outside `apartFrom` (frames); nil otherwise: the
-  /// conditions `loudestIsland` and `tightIsland` share.
+  /// utterance's median level (`median`, `SignalEvidence.medianLevel`), and lies outside
+  /// `apartFrom` (frames); nil otherwise: the conditions `loudestIsland` and `tightIsland` share.
   static func loudestAmidVoices(
-    energies: [Double], apartFrom frames: ClosedRange<Int>? = nil, periods: inout [Int]?, of heard: [Int16]
+    energies: [Double], median: Double, apartFrom frames: ClosedRange<Int>? = nil, periods: inout [Int]?, of heard: [Int16]
   ) -> Int? {
     // The pitch tracking last: only where the rest holds.
-    guard Double(energies.count) / 100 < islandUtterance, let median = SignalEvidence.medianLevel(energies),
+    guard Double(energies.count) / 100 < islandUtterance,
       let loudest = energies.indices.max(by: { energies[$0] < energies[$1] }), frames?.contains(loudest) != true,
       energies[loudest] - median >= islandLoudest,
       SignalEvidence.dynamicRange(sortedEnergies: energies.sorted()) < islandRange,
@@ -1120,8 +1118,8 @@ extension PocketSphinxRecognizer {
   /// in it: one longer command word ("down", "left") explains the "up" and the voices around
   /// it better than "up" does, often placed on the voices (`verify` reads the word here too).
   static func tightIsland(energies: [Double], periods: inout [Int]?, of heard: [Int16]) -> ClosedRange<Double>? {
-    guard let loudest = loudestAmidVoices(energies: energies, periods: &periods, of: heard),
-      let median = SignalEvidence.medianLevel(energies)
+    guard let median = SignalEvidence.medianLevel(energies),
+      let loudest = loudestAmidVoices(energies: energies, median: median, periods: &periods, of: heard)
     else { return nil }
     let floor = max(energies[loudest] - tightIslandDepth, median + islandAbove)
     var (first, last) = (loudest, loudest)

@@ -185,6 +185,11 @@ public struct RecognizerConfiguration: Hashable, Sendable {
     options.merge(decoderOptions) { _, new in new }
     return options.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
   }
+
+  /// The first command word (`commandWords`) of a reading; nil when it holds none.
+  func firstCommand(in reading: Transcription?) -> WordSegment? {
+    reading?.segments.first { commandWords.contains($0.word) }
+  }
 }
 
 /// A problem with the recognizer's files, named by file.
