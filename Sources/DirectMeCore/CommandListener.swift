@@ -207,7 +207,15 @@ public final class CommandListener {
     }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    var result = measured(try recognizer.endUtterance(), start: start, endless: endless)
+    let audio = measuredAudio()
+    let decoded: RecognitionResult
+    if cannotBeActedOn(audio) {
+      try recognizer.cancelUtterance()
+      decoded = RecognitionResult(transcriptions: [], start: 0, end: time - start)
+    } else {
+      decoded = try recognizer.endUtterance()
+    }
+    var result = measured(decoded, start: start, endless: endless, audio: audio)
     if let handingOver {
       let handOver = time - handingOver
       for t in result.transcriptions.indices {
@@ -222,8 +230,9 @@ public final class CommandListener {
     guard let start = utteranceStart else { return nil }
     let clock = ContinuousClock()
     let decodeStart = clock.now
-    guard let soFar = try recognizer.resultSoFar() else { return nil }
-    let result = measured(soFar, start: start, endless: beganInEndlessSound)
+    let audio = measuredAudio()
+    guard !cannotBeActedOn(audio), let soFar = try recognizer.resultSoFar() else { return nil }
+    let result = measured(soFar, start: start, endless: beganInEndlessSound, audio: audio)
     let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
     return utterance.interpretation.instructions.isEmpty ? nil : utterance
   }
@@ -274,26 +283,39 @@ public final class CommandListener {
   /// deltas of its first and last frames look two frames beyond them).
   static let likenessContext = 320
 
+  /// The utterance's audio as its evidence is measured: each 10 ms frame's pitch period
+  /// (0: unvoiced), energy and speech-band energy, and the samples themselves.
+  private typealias MeasuredAudio = (periods: [Int], energies: [Double], speechBandEnergies: [Double], samples: [Int16])
+
+  /// `heard` as `measured` reads it: without a mains hum under the voice, when it has one
+  /// (see `MainsHum`): the hum's period is not the voice's.
+  private func measuredAudio() -> MeasuredAudio {
+    guard let hum = MainsHum.hum(in: heard.samples) else {
+      return (heard.pitchPeriods(), heard.energies, heard.speechBandEnergies, heard.samples)
+    }
+    let removed = MainsHum.removed(heard.samples, hum: hum)
+    var filter = HighPassEnergy()
+    var band = HighPassEnergy.speechBand()
+    return (SignalEvidence.pitchPeriods(removed), filter.frameEnergies(removed), band.frameEnergies(removed), removed)
+  }
+
+  /// Whether the utterance, measured as `audio`, need not be decoded: it holds no voiced
+  /// frame at all, the detector's gate refuses every command word without one whatever its
+  /// margin, and nothing was acted on early in it. (A running tap, a fan, rain: about a third
+  /// of the utterances of the benchmark's continuous room noise and real ambience alone have
+  /// no voiced frame.)
+  private func cannotBeActedOn(_ audio: MeasuredAudio) -> Bool {
+    committed.isEmpty && recognizer.weighsCommandWords && interpreter.settings.refusesUnvoicedWords
+      && !audio.periods.contains { $0 > 0 }
+  }
+
   /// `result` (times from the utterance's start) in stream time, with what the audio says:
   /// the utterance's signal evidence, and each command word's own voicing (over its time and
   /// `voicingReach` beyond it; none when the word is faint beside the utterance's loudest
   /// frame) and loud part.
-  private func measured(_ result: RecognitionResult, start: Double, endless: Bool) -> RecognitionResult {
+  private func measured(_ result: RecognitionResult, start: Double, endless: Bool, audio: MeasuredAudio) -> RecognitionResult {
     var result = result
-    var periods = heard.pitchPeriods()
-    var energies = heard.energies
-    var speechBandEnergies = heard.speechBandEnergies
-    var samples = heard.samples
-    // A mains hum under the voice (see `MainsHum`): its period is not the voice's.
-    if let hum = MainsHum.hum(in: heard.samples) {
-      let removed = MainsHum.removed(heard.samples, hum: hum)
-      samples = removed
-      periods = SignalEvidence.pitchPeriods(removed)
-      var filter = HighPassEnergy()
-      energies = filter.frameEnergies(removed)
-      var band = HighPassEnergy.speechBand()
-      speechBandEnergies = band.frameEnergies(removed)
-    }
+    let (periods, energies, speechBandEnergies, samples) = audio
     result.signal = SignalEvidence.measure(periods: periods, energies: energies)
     if endless { result.signal?.endless = true }
     let median = SignalEvidence.medianLevel(energies)

@@ -391,6 +391,10 @@ public struct Detector: Hashable, Sendable, Codable {
       minimumSpeechLikenessByWord?[word] ?? minimumSpeechLikeness
     }
 
+    /// Whether every command word without a voiced frame is refused, whatever its margin
+    /// (`passes(_:voiced:margin:)` asks at least `clearVoiced` or `minimumVoiced` of each).
+    public var refusesUnvoicedWords: Bool { min(Self.clearVoiced, minimumVoiced) > 0 }
+
     /// See `refusal`.
     public enum Refusal: Hashable, Sendable {
       case noVoice

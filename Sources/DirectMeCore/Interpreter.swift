@@ -219,6 +219,11 @@ public struct InterpreterSettings: Hashable, Sendable {
   public var rescueThreshold: Double { min(detector.rescueThreshold, threshold) }
   /// The confidence a command needs beside a sure one in the same utterance.
   public var companionThreshold: Double { min(detector.companionThreshold ?? threshold, threshold) }
+  /// Whether every command word without a voiced frame is refused, by whichever detector
+  /// decides (`Detector.Gate.refusesUnvoicedWords`).
+  public var refusesUnvoicedWords: Bool {
+    detector.gate.refusesUnvoicedWords && otherVoices.map(\.gate.refusesUnvoicedWords) != false
+  }
 }
 
 /// Turns final recognition results into instructions for the ninja.

@@ -29,12 +29,17 @@ public protocol Recognizer: AnyObject {
   var wordVerifier: WordVerifier? { get }
   /// Speech against other sounds, for the model (`SoundClass`), if it has one.
   var soundClass: SoundClass? { get }
+  /// Whether its results' command words carry margins that the detector weighs (a final
+  /// pass). Only then does the gate refuse every command word of an utterance without a
+  /// voiced frame, and the listener need not decode such an utterance at all.
+  var weighsCommandWords: Bool { get }
 }
 
 extension Recognizer {
   public func resetAdaptation() {}
   public var wordVerifier: WordVerifier? { nil }
   public var soundClass: SoundClass? { nil }
+  public var weighsCommandWords: Bool { false }
   public func resultSoFar() throws -> RecognitionResult? { nil }
   public func settle(before time: Double) {}
   public func cancelUtterance() throws { _ = try endUtterance() }

@@ -70,6 +70,12 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// The front end `voiceWarp` measures with.
   let warpFeatures: VoiceFeatures?
 
+  /// Whether the final pass weighs each command word against other words (its grammar has
+  /// `<direction>` and `<garbage>`): only then do its command words carry margins.
+  public var weighsCommandWords: Bool {
+    final != nil && finalSearches.contains(Search.direction) && finalSearches.contains(Search.garbage)
+  }
+
   /// The voice profile and the final pass's decoder for other voices.
   struct VoiceCheck {
     let profile: VoiceProfile

@@ -39,6 +39,10 @@ final class FakeRecognizer: Recognizer {
   /// The times (seconds into the utterance) the listener settled.
   var settled: [Double] = []
 
+  /// Whether its command words carry margins the detector weighs (a final pass).
+  var weighs = false
+  var weighsCommandWords: Bool { weighs }
+
   func settle(before time: Double) { settled.append(time) }
   func cancelUtterance() throws { cancels += 1 }
 
@@ -213,6 +217,44 @@ struct CommandListenerTests {
     #expect(abs(utterance.emittedAt - 2.11) < 0.005)
     #expect(events.contains { if case .partial = $0 { true } else { false } })
     #expect(recognizer.starts == 1)
+  }
+
+  @Test("an utterance without a voiced frame is not decoded when the gate refuses every word without one; a voiced one is")
+  func unvoicedUtteranceIsNotDecoded() throws {
+    let gate = Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0)
+    let detector = Detector(
+      calibrations: [:], fallback: Detector.untrained.fallback, gate: gate, threshold: 0.5, rescueThreshold: 0.3)
+    // 1 s of near-silence, 0.5 s of hiss (no pitch) or of a 440 Hz tone (voiced), 1 s of near-silence.
+    func finals(voiced: Bool, weighs: Bool, gate: Detector = detector) throws -> (FakeRecognizer, [Utterance]) {
+      let recognizer = FakeRecognizer(reading: [("up", 0.2, 0.5)])
+      recognizer.weighs = weighs
+      let listener = CommandListener(
+        recognizer: recognizer, interpreter: Interpreter(settings: InterpreterSettings(detector: gate)),
+        endpointer: EndpointerSettings(endSilence: 0.3, preRoll: 0.2))
+      var random = Signal.Random(seed: 8)
+      var seed: UInt64 = 4
+      let sound =
+        voiced
+        ? frames("tone", count: 50, seed: &seed)
+        : (0..<50).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
+      var utterances: [Utterance] = []
+      for chunk in frames("quiet", count: 100, seed: &seed) + sound + frames("quiet", count: 100, seed: &seed) {
+        for case .final(let utterance) in try listener.feed(chunk) { utterances.append(utterance) }
+      }
+      for case .final(let utterance) in try listener.finish() { utterances.append(utterance) }
+      return (recognizer, utterances)
+    }
+    let (hissed, hiss) = try finals(voiced: false, weighs: true)
+    try #require(hiss.count == 1)
+    #expect(hissed.ends == 0 && hissed.cancels == 1)
+    #expect(hiss[0].interpretation.instructions.isEmpty && hiss[0].interpretation.rejection == .nothingHeard)
+    #expect(hiss[0].result.signal?.voiced == 0)
+    // A voice is decoded; so is the hiss when the words carry no margins for the gate to
+    // weigh (no final pass), or when the gate lets a word without a voiced frame through.
+    #expect(try finals(voiced: true, weighs: true).0.ends == 1)
+    #expect(try finals(voiced: false, weighs: false).0.ends == 1)
+    let open = Detector(calibrations: [:], fallback: Detector.untrained.fallback, gate: .open, threshold: 0.5, rescueThreshold: 0.3)
+    #expect(try finals(voiced: false, weighs: true, gate: open).0.ends == 1)
   }
 
   @Test("a steady noise from the start is cut out as endless sound, and so is the next utterance until a pause is heard")

@@ -228,10 +228,20 @@ struct RecognizerSpeechTests {
     try #require(made.status == 0, "sox: \(made.stderr)")
     var configuration = RecognizerConfiguration(grammar: grammar)
     configuration.secondOpinion = .init(model: shippedModel, asked: ["down": -1e9..<1e9, "up": -1e9..<1e9, "left": -1e9..<1e9, "right": -1e9..<1e9])
-    let inNoise = try directions(in: noise, recognizer: try PocketSphinxRecognizer(configuration: configuration)).utterances
-      .flatMap { $0.result.commandsReading?.segments ?? [] }.filter { $0.margin != nil }
+    let recognizer = try PocketSphinxRecognizer(configuration: configuration)
+    #expect(recognizer.weighsCommandWords)
+    // Decided by a detector whose gate lets words without a voiced frame through, the noise is
+    // decoded, and read as commands...
+    recognizer.resetAdaptation()
+    let open = Interpreter(settings: InterpreterSettings(detector: .untrained))
+    let inNoise = try CommandListener(recognizer: recognizer, interpreter: open).run(next: try AudioFileSource(path: noise.path).next)
+      .utterances.flatMap { $0.result.commandsReading?.segments ?? [] }.filter { $0.margin != nil }
     #expect(!inNoise.isEmpty, "white noise is read as some command")
     #expect(inNoise.allSatisfy { $0.secondOpinion == nil }, "\(inNoise)")
+    // ...while the shipped detector's gate refuses every such word, so the listener does not
+    // decode it at all (`CommandListener.cannotBeActedOn`).
+    let refused = try directions(in: noise, recognizer: recognizer).utterances
+    #expect(!refused.isEmpty && refused.allSatisfy { $0.result.transcriptions.isEmpty && $0.interpretation.rejection == .nothingHeard }, "\(refused)")
   }
 
   @Test("a command with one carrier word after it, or a lone \"move\" before it, becomes its direction")
