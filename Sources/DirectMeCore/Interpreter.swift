@@ -220,9 +220,11 @@ public struct InterpreterSettings: Hashable, Sendable {
   /// The confidence a command needs beside a sure one in the same utterance.
   public var companionThreshold: Double { min(detector.companionThreshold ?? threshold, threshold) }
   /// Whether every command word without a voiced frame is refused, by whichever detector
-  /// decides (`Detector.Gate.refusesUnvoicedWords`).
+  /// decides (`Detector.Gate.refusesUnvoicedWords`): the gate gives it confidence 0, which
+  /// acts only at a threshold of 0 (a command's, a rescue's or a companion's).
   public var refusesUnvoicedWords: Bool {
     detector.gate.refusesUnvoicedWords && otherVoices.map(\.gate.refusesUnvoicedWords) != false
+      && min(threshold, rescueThreshold, companionThreshold) > 0
   }
 }
 

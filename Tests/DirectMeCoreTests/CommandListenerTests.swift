@@ -225,11 +225,11 @@ struct CommandListenerTests {
     let detector = Detector(
       calibrations: [:], fallback: Detector.untrained.fallback, gate: gate, threshold: 0.5, rescueThreshold: 0.3)
     // 1 s of near-silence, 0.5 s of hiss (no pitch) or of a 440 Hz tone (voiced), 1 s of near-silence.
-    func finals(voiced: Bool, weighs: Bool, gate: Detector = detector) throws -> (FakeRecognizer, [Utterance]) {
+    func finals(voiced: Bool, weighs: Bool, gate: Detector = detector, threshold: Double? = nil) throws -> (FakeRecognizer, [Utterance]) {
       let recognizer = FakeRecognizer(reading: [("up", 0.2, 0.5)])
       recognizer.weighs = weighs
       let listener = CommandListener(
-        recognizer: recognizer, interpreter: Interpreter(settings: InterpreterSettings(detector: gate)),
+        recognizer: recognizer, interpreter: Interpreter(settings: InterpreterSettings(detector: gate, minimumConfidence: threshold)),
         endpointer: EndpointerSettings(endSilence: 0.3, preRoll: 0.2))
       var random = Signal.Random(seed: 8)
       var seed: UInt64 = 4
@@ -255,6 +255,8 @@ struct CommandListenerTests {
     #expect(try finals(voiced: false, weighs: false).0.ends == 1)
     let open = Detector(calibrations: [:], fallback: Detector.untrained.fallback, gate: .open, threshold: 0.5, rescueThreshold: 0.3)
     #expect(try finals(voiced: false, weighs: true, gate: open).0.ends == 1)
+    // At a threshold of 0 even a word the gate refuses (confidence 0) acts: decoded too.
+    #expect(try finals(voiced: false, weighs: true, threshold: 0).0.ends == 1)
   }
 
   @Test("a steady noise from the start is cut out as endless sound, and so is the next utterance until a pause is heard")
