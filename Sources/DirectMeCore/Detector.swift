@@ -391,9 +391,12 @@ public struct Detector: Hashable, Sendable, Codable {
       minimumSpeechLikenessByWord?[word] ?? minimumSpeechLikeness
     }
 
-    /// Whether every command word without a voiced frame is refused, whatever its margin
-    /// (`passes(_:voiced:margin:)` asks at least `clearVoiced` or `minimumVoiced` of each).
-    public var refusesUnvoicedWords: Bool { min(Self.clearVoiced, minimumVoiced) > 0 }
+    /// The least voiced run `passes(_:voiced:margin:)` asks of any command word: a clear or
+    /// noisy one's (`clearVoiced`), unless the gate asks less of every word (`open`).
+    var leastVoiced: Double { min(Self.clearVoiced, minimumVoiced) }
+
+    /// Whether every command word without a voiced frame is refused, whatever its margin.
+    public var refusesUnvoicedWords: Bool { leastVoiced > 0 }
 
     /// See `refusal`.
     public enum Refusal: Hashable, Sendable {
@@ -568,7 +571,7 @@ public struct Detector: Hashable, Sendable, Codable {
       let dynamic = evidence.map(standsOut) ?? true
       // One voiced frame at most: a gate that asks less (`open`) asks no more there.
       let relaxed = isClear(margin) || isLongInRoomNoise(evidence)
-      let needed = relaxed ? min(Self.clearVoiced, minimumVoiced) : minimumVoiced
+      let needed = relaxed ? leastVoiced : minimumVoiced
       guard let voiced = voiced ?? evidence?.longestVoiced else { return dynamic }
       return voiced + 1e-9 >= needed && dynamic
     }
