@@ -17,7 +17,7 @@
   scripts/bench-diff.py ITEMS.tsv --where EXPRESSION [--show]
       The same for any rule over a taken word and its utterance: EXPRESSION is a Python
       expression, true for a word to refuse, over the word's printed features (m, c, run,
-      loud, band, tone, speech, out), its utterance's (seconds, voiced, range, all_voiced,
+      loud, loud_run, band, tone, speech, out), its utterance's (seconds, voiced, range, all_voiced,
       quiet_voiced, warp), word ("up", ...), synthetic (routed to the synthetic voices'
       model), and base and base_m (the second opinion's word and margin, "" and nan when
       the base model was not asked). A feature not printed is nan, which no comparison
@@ -56,13 +56,13 @@ def feature(text, name):
     return float(found.group(1)) if found else None
 
 
-WORD_FEATURES = ["m", "run", "loud", "band", "tone", "speech", "out"]
+WORD_FEATURES = ["m", "run", "loud", "loud run", "band", "tone", "speech", "out"]
 UTTERANCE = re.compile(r"\(([\d.]+) s, voiced (\d+) ms, range (\d+) dB, all voiced (\d+) ms, quiet voiced (\d+)%")
 
 
 def names(word, margin, confidence, rest, utterance):
     """The names --where's expression sees for one taken word (see the module's text)."""
-    values = {name: feature(margin + rest, name) for name in WORD_FEATURES}
+    values = {name.replace(" ", "_"): feature(margin + rest, name) for name in WORD_FEATURES}
     values = {name: math.nan if value is None else value for name, value in values.items()}
     stats = UTTERANCE.search(utterance)
     values.update(zip(

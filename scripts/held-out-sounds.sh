@@ -3,7 +3,7 @@
 #
 #   scripts/held-out-sounds.sh [OUT] [DIRECTME]   (OUT: build/held-out; DIRECTME: .build/release/directme)
 #
-# Downloads five Debian packages' data without installing them (apt-get download, dpkg-deb -x into OUT)
+# Downloads six Debian packages' data without installing them (apt-get download, dpkg-deb -x into OUT)
 # and scores their sound effects with `directme score` (none holds a command, so every instruction
 # is a false alarm):
 #   - minetest-data: Minetest's sound effects (109 files: footsteps, water, doors, tools, digging).
@@ -26,6 +26,10 @@
 #   - megaglest-data's music (its nine menu and faction pieces): 15-s stretches from 5 s on, every
 #     30 s, at -35 and -20 dBFS in turn (as the benchmark's "music alone" cuts Asterisk's hold music),
 #     made with sox into OUT/megaglest-music.
+#   - bucklespring-data's keyboard (an IBM Model M's keys, each pressed and released, GPL-2+): someone
+#     typing words on its keys whose scan code is odd (the benchmark's typing conditions use the even
+#     ones), 40 recordings of 3-8 s at -35 and -20 dBFS over a room's quiet, made by
+#     scripts/make-typing.py into OUT/typing.
 #   - the death cries, the grunts and cries, OpenClonk's clonks' cries and Scratch's people's sounds
 #     again, each within 0.5 s of a room's quiet (OUT/in-room), as a microphone hears them between
 #     stretches of the room.
@@ -58,6 +62,8 @@ fetch megaglest-data
 fetch hedgewars-data
 fetch scratch
 fetch openclonk-data
+fetch bucklespring-data
+[ -f "$out/typing/labels.tsv" ] || python3 scripts/make-typing.py "$out/bucklespring-data/usr/share/buckle/wav" "$out/typing" --keys odd --count 40 >/dev/null
 if [ ! -d "$out/openclonk" ]; then
   python3 scripts/c4group-extract.py "$out/openclonk-data/usr/share/games/openclonk/Sound.ocg" "$out/openclonk.part" >/dev/null
   mv "$out/openclonk.part" "$out/openclonk"
@@ -112,6 +118,7 @@ score "Scratch's other sounds" "$others"
 score "OpenClonk's clonks: cries, screams, laughs" "$clonk_cries"
 score "OpenClonk's clonks: babbled speech" "$clonk_babble"
 score "OpenClonk's other sounds" "$clonk_others"
+score "keyboard typing (keys the bench does not use)" "$out/typing/labels.tsv"
 
 # The sounds of people again, each within 0.5 s of a room's quiet (`in_room`, scripts/sound-checks.sh).
 score "in a room: MegaGlest's death cries" "$(in_room megaglest-deaths "$deaths")"

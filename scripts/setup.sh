@@ -20,12 +20,13 @@ packages=(
 # and Freedoom (BSD), whose player and monster cries scripts/make-model.sh adapts the non-speech phone on
 # (scripts/make-nonspeech.py reads them from /usr/share/games/doom/freedoom2.wad), and fluidsynth with
 # FluidR3's General MIDI sound font (fluid-soundfont-gm, MIT), whose instruments and percussion
-# scripts/make-model.sh fits the model's sound class on.
+# scripts/make-model.sh fits the model's sound class on, and a keyboard's keys pressed and released
+# (bucklespring-data, GPL-2+) for its typing conditions.
 # (unzip opens OpenArena's sound archive, below.)
 if [ "${1:-}" = "--voices" ]; then
   packages+=(festival festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts asterisk-moh-opsound-wav asterisk-core-sounds-en-wav
     ktuberling-data klettres-data qabcs-data tuxpaint-stamps-default hydrogen-drumkits
-    megaglest-data freedoom fluidsynth fluid-soundfont-gm unzip)
+    megaglest-data freedoom fluidsynth fluid-soundfont-gm bucklespring-data unzip)
 fi
 
 missing=()

@@ -879,6 +879,86 @@ public struct CorpusBuilder {
     return people.contains { name.hasPrefix($0) }
   }
 
+  public static let typingAlone = "keyboard typing alone (3-8 s, in a room's quiet)"
+  public static let commandsWhileTyping = "commands while typing (keys 10 dB under the voice)"
+  /// Where Debian's bucklespring-data puts its keyboard's recordings (`scripts/setup.sh --voices`):
+  /// an IBM Model M's keys, each pressed (`NN-0.wav`) and released (`NN-1.wav`), NN its scan
+  /// code in hexadecimal (GPL-2+, recorded by bucklespring's author).
+  public static let keyboardFolder = "/usr/share/buckle/wav"
+
+  /// The keys of `folder` (`keyboardFolder`) whose scan code is even, each pressed and released,
+  /// read at 16 kHz; the odd ones are left to `scripts/held-out-sounds.sh`. Empty when the
+  /// folder is absent.
+  public func keyboard(folder: String = Self.keyboardFolder) throws -> [(press: [Int16], release: [Int16])] {
+    let files = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+    let codes = files.compactMap { name -> Int? in
+      guard name.hasSuffix("-0.wav"), let code = Int(name.dropLast(6), radix: 16), code % 2 == 0,
+        files.contains(String(name.dropLast(6)) + "-1.wav")
+      else { return nil }
+      return code
+    }.sorted()
+    return try codes.map { code in
+      let key = folder + "/" + String(format: "%02x", code)
+      return (try Tools.samples(key + "-0.wav"), try Tools.samples(key + "-1.wav"))
+    }
+  }
+
+  /// `seconds` of someone typing on `keys`: a key pressed every 0.17 s or so (drawn
+  /// log-normally about a typist's pace of 0.12-0.24 s, now and then a pause of 0.4-1.5 s to
+  /// think), released 50-120 ms later, each sound at 60-100% of its recorded level.
+  static func typing(seconds: Double, keys: [(press: [Int16], release: [Int16])], random: inout Signal.Random) -> [Int16] {
+    let count = Int(seconds * Double(Signal.rate))
+    var samples = [Double](repeating: 0, count: count)
+    let pace = 0.17 * Double.random(in: 0.7...1.4, using: &random)
+    var time = Double.random(in: 0.1...0.6, using: &random)
+    func add(_ sound: [Int16], at time: Double, gain: Double) {
+      let start = Int(time * Double(Signal.rate))
+      for (offset, sample) in sound.enumerated() where start + offset < count { samples[start + offset] += Double(sample) * gain }
+    }
+    while time < seconds {
+      let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+      add(key.press, at: time, gain: Double.random(in: 0.6...1, using: &random))
+      add(key.release, at: time + Double.random(in: 0.05...0.12, using: &random), gain: Double.random(in: 0.6...1, using: &random))
+      time += pace * exp(0.35 * Signal.gaussian(&random))
+      if Double.random(in: 0..<1, using: &random) < 0.06 { time += Double.random(in: 0.4...1.5, using: &random) }
+    }
+    return samples.map { Int16(clamping: Int($0.rounded())) }
+  }
+
+  /// Typing on a keyboard near the microphone with nobody speaking (`typingAlone`): 48 clips
+  /// of 3, 5 and 8 s typed on `keys` (`typing`), their peaks at -35 and -20 dBFS in turn, each
+  /// `inRoom`. Seeded: the same clips every run.
+  public static func typingAlone(keys: [(press: [Int16], release: [Int16])]) -> [BenchItem] {
+    guard !keys.isEmpty else { return [] }
+    var random = Signal.Random(seed: 43)
+    return (0..<48).map { index in
+      let seconds = [3.0, 5, 8][index % 3]
+      let typed = typing(seconds: seconds, keys: keys, random: &random)
+      let peak = Double(typed.reduce(0) { max($0, abs(Int($1))) })
+      let level = index % 2 == 0 ? -35.0 : -20
+      let gain = peak > 0 ? pow(10, level / 20) * 32767 / peak : 0
+      let id = "typing/\(index + 1), \(Int(seconds)) s, peak \(Int(level)) dBFS"
+      return BenchItem(
+        id: id, condition: typingAlone, expected: [], samples: inRoom(typed.map { Int16(clamping: Int((Double($0) * gain).rounded())) }, id: id))
+    }
+  }
+
+  /// Commands said while typing (`commandsWhileTyping`): each of every fourth of `items` (the
+  /// ones three further on than `overMusic` takes) with typing on `keys` going on from 1 s
+  /// before it to 1 s after, 10 dB under its speech part (the keys' mean power over the
+  /// whole stretch: their clicks peak near the voice's).
+  public static func whileTyping(_ items: [BenchItem], keys: [(press: [Int16], release: [Int16])]) -> [BenchItem] {
+    guard !keys.isEmpty else { return [] }
+    var random = Signal.Random(seed: 47)
+    return items.dropFirst(3).enumerated().filter { $0.offset % 4 == 0 }.map { _, item in
+      let padded = Signal.silence(1) + item.samples + Signal.silence(1)
+      let typed = typing(seconds: Double(padded.count) / Double(Signal.rate), keys: keys, random: &random)
+      return BenchItem(
+        id: "while typing/\(item.id)", condition: commandsWhileTyping, expected: item.expected,
+        samples: Signal.mix(padded, noise: typed, snr: 10), speaker: item.speaker)
+    }
+  }
+
   public static let clinksAlone = "dishes clinking alone (ringing partials, 1-3 s)"
 
   /// Dishes, glasses and cutlery clinking with nobody speaking (a kitchen where the rooms'

@@ -335,6 +335,7 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].voiced =
           SignalEvidence.isAudible(frames, of: energies) ? SignalEvidence.longestVoicedRun(periods, in: reach) : 0
         result.transcriptions[t].segments[w].loud = SignalEvidence.loudDuration(frames, of: energies)
+        result.transcriptions[t].segments[w].loudRun = SignalEvidence.longestLoudRun(frames, of: energies)
         result.transcriptions[t].segments[w].speechShare = SignalEvidence.speechShare(frames, of: energies, band: speechBandEnergies)
         result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies, median: median)
         result.transcriptions[t].segments[w].toneShare = SignalEvidence.toneShare(frames, of: energies, samples: samples)

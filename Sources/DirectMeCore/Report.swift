@@ -20,6 +20,9 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// stand over the utterance's median level (dB).
     public var voiced: Double?
     public var loud: Double?
+    /// For a command word, the longest run of its loud part's frames without a break
+    /// (seconds, `WordSegment.loudRun`).
+    public var loudRun: Double?
     public var standout: Double?
     /// For a command word, the share of its loud part's energy in the speech band (200-3,400
     /// Hz) and the share of that in three sharp spectral peaks (`WordSegment.speechShare`,
@@ -150,7 +153,7 @@ public struct FileReport: Codable, Hashable, Sendable {
       Word(
         word: $0.word, start: $0.start.rounded(to: 3), end: $0.end.rounded(to: 3), score: $0.score.rounded(to: 3),
         confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3), voiced: $0.voiced?.rounded(to: 3),
-        loud: $0.loud?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), speechShare: $0.speechShare?.rounded(to: 3),
+        loud: $0.loud?.rounded(to: 3), loudRun: $0.loudRun?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), speechShare: $0.speechShare?.rounded(to: 3),
         toneShare: $0.toneShare?.rounded(to: 3), verified: $0.verified?.rounded(to: 3),
         speechLikeness: $0.speechLikeness?.rounded(to: 3))
     }

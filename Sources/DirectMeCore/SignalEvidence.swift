@@ -179,6 +179,21 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     Double(loudFrames(frames, of: energies).count) / 100
   }
 
+  /// How long (seconds) the longest run of consecutive frames of `frames` (of `energies`, dB,
+  /// 10 ms each) within `loudSpan` of the loudest of them lasts: a vowel holds its level for
+  /// tens of milliseconds, a key's click, a knock or a clack is over within one or two frames
+  /// however many of them follow one another (`loudDuration` counts them all).
+  public static func longestLoudRun(_ frames: Range<Int>, of energies: [Double]) -> Double {
+    let word = frames.clamped(to: energies.indices)
+    guard let loudest = energies[word].max() else { return 0 }
+    var (longest, run) = (0, 0)
+    for frame in word {
+      run = energies[frame] >= loudest - loudSpan ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    return Double(longest) / 100
+  }
+
   /// The frames of `frames` (those `energies` holds) within `loudSpan` of the loudest of them.
   static func loudFrames(_ frames: Range<Int>, of energies: [Double]) -> [Int] {
     let word = frames.clamped(to: energies.indices)

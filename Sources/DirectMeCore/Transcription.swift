@@ -26,6 +26,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// `SignalEvidence.loudSpan` of its loudest frame, seconds (a vowel's length; a click's or
   /// a lip smack's is a few frames). Set by the listening pipeline.
   public var loud: Double?
+  /// For a command word of the commands reading: the longest run of consecutive frames of
+  /// its loud part, seconds (`SignalEvidence.longestLoudRun`; `Detector.Gate.briefestVowel`).
+  /// Set by the listening pipeline.
+  public var loudRun: Double?
   /// For a command word of the commands reading: the share of its loud part's energy in the
   /// speech band, 200-3,400 Hz (`SignalEvidence.speechShare`; `Detector.Gate.minimumSpeechShare`).
   /// Set by the listening pipeline.

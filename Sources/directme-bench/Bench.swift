@@ -347,6 +347,9 @@ struct AccuracyBench: ParsableCommand {
       let music = try builder.musicAlone()
       if music.isEmpty { warn("bench: no music at \(CorpusBuilder.musicFolder) (scripts/setup.sh --voices installs it); its condition is skipped") }
       items += music
+      let keys = try builder.keyboard()
+      if keys.isEmpty { warn("bench: no keyboard's recordings at \(CorpusBuilder.keyboardFolder) (scripts/setup.sh --voices installs bucklespring-data); its conditions are skipped") }
+      items += CorpusBuilder.typingAlone(keys: keys) + CorpusBuilder.whileTyping(realCommands, keys: keys)
       let cryItems = try builder.peopleCries(folder: cries)
       if cryItems.isEmpty { warn("bench: no game voices' cries at \(cries) (scripts/setup.sh --voices unpacks them); their condition is skipped") }
       items += cryItems
@@ -401,6 +404,7 @@ struct AccuracyBench: ParsableCommand {
                 + (segment.verified.map { String(format: ", verified %.2f", $0) } ?? "")
                 + (segment.voiced.map { String(format: ", run %.0f ms", $0 * 1000) } ?? "")
                 + (segment.loud.map { String(format: ", loud %.0f ms", $0 * 1000) } ?? "")
+                + (segment.loudRun.map { String(format: ", loud run %.0f ms", $0 * 1000) } ?? "")
                 + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "")
                 + (segment.toneShare.map { String(format: ", tone %.1f%%", $0 * 100) } ?? "")
                 + (segment.speechLikeness.map { String(format: ", speech %.2f", $0) } ?? "")

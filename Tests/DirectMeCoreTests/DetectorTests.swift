@@ -517,6 +517,40 @@ struct SignalEvidenceTests {
     #expect(SignalEvidence.loudDuration(50..<60, of: [-60, -50]) == 0)
   }
 
+  @Test("a loud part's longest unbroken run: a vowel's whole length; a train of clicks, one click's")
+  func longestLoudRun() {
+    var random = Signal.Random(seed: 7)
+    let room = { (seconds: Double) in Signal.whiteNoise(seconds, level: -60, random: &random) }
+    let energies = { (samples: [Int16]) in Signal.frameEnergies(samples, length: 160, floor: 1e-2, wholeFrames: true) }
+    let word = room(0.1) + scaled(vowel(seconds: 0.25), dB: 6) + room(0.1)
+    let wordRun = SignalEvidence.longestLoudRun(0..<45, of: energies(word))
+    #expect(wordRun >= 0.22 && wordRun <= 0.27)
+    // Four 10-ms clicks 60 ms apart: loud for 40 ms in all (`loudDuration`), never for more than
+    // two frames at a time.
+    var clicks = room(0.1)
+    for _ in 0..<4 { clicks += scaled(vowel(seconds: 0.01), dB: 6) + room(0.05) }
+    #expect(SignalEvidence.loudDuration(0..<34, of: energies(clicks)) >= 0.04)
+    #expect(SignalEvidence.longestLoudRun(0..<34, of: energies(clicks)) <= 0.02)
+    #expect(SignalEvidence.longestLoudRun(50..<60, of: [-60, -50]) == 0)
+    #expect(SignalEvidence.longestLoudRun(0..<6, of: [-60, -20, -25, -60, -22, -28]) == 0.02)
+  }
+
+  @Test("any command word whose loud part falls away within 20 ms is refused as a click; a vowel's run, or none measured, passes")
+  func clickRefused() {
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let evidence = SignalEvidence(voiced: 0.1, longestVoiced: 0.05, dynamicRange: 30, duration: 1)
+    for command in ["up", "down", "left", "right"] {
+      var word = WordSegment(word: command, start: 0.3, end: 0.6, margin: 30, voiced: 0.05, loud: 0.1)
+      #expect(gate.passes(evidence, word: word))
+      word.loudRun = Detector.Gate.briefestVowel - 0.01
+      #expect(gate.refusal(evidence, word: word) == .unlikeVoice(.click))
+      word.loudRun = Detector.Gate.briefestVowel
+      #expect(gate.passes(evidence, word: word))
+    }
+    // The reason a user reads.
+    #expect(Rejection.unlikeVoice(heard: ["up"], why: .click).reason.contains("click"))
+  }
+
   @Test("a command word other words explain better needs a loud part as long as its vowel, and no longer over a quiet background; one that explains itself better does not")
   func loudPart() {
     let calibration = Detector.Calibration(slope: 0.05, intercept: 2, minimumDuration: 0.1, minimumLoud: 0.08, maximumLoud: 0.3)

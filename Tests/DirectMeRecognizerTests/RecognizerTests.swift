@@ -1051,3 +1051,65 @@ struct CompanionDictionaryTests {
     #expect(try #require(recognizer.final).pronunciations(of: "off").isEmpty)
   }
 }
+
+/// Where Debian's bucklespring-data puts a keyboard's keys, pressed (`NN-0.wav`) and released
+/// (`NN-1.wav`).
+let keyboardFolder = "/usr/share/buckle/wav"
+
+@Suite(
+  "Recognizer on a keyboard's typing", .serialized,
+  .enabled(if: modelAvailable, "needs pocketsphinx-en-us (scripts/setup.sh)"),
+  .enabled(if: shippedDetector != nil, "needs the shipped model's detector.json (scripts/make-model.sh)"),
+  .enabled(
+    if: FileManager.default.fileExists(atPath: keyboardFolder + "/1e-0.wav"),
+    "needs a keyboard's recordings, bucklespring-data (scripts/setup.sh --voices)"))
+struct RecognizerTypingTests {
+  /// `seconds` of typing near the microphone: the keys of `codes` in turn, one every
+  /// `pace` seconds, each released 80 ms after its press, peaking at -20 dBFS over a room's quiet.
+  static func typing(_ codes: [Int], pace: Double, seconds: Double, seed: UInt64) throws -> [Int16] {
+    var samples = [Double](repeating: 0, count: Int(seconds * 16000))
+    var time = 0.3
+    var index = 0
+    while time < seconds - 0.5 {
+      let key = String(format: "%@/%02x", keyboardFolder, codes[index % codes.count])
+      for (sound, at) in [(key + "-0.wav", time), (key + "-1.wav", time + 0.08)] {
+        let start = Int(at * 16000)
+        for (offset, sample) in try AudioFileSource.readAll(path: sound).enumerated() where start + offset < samples.count {
+          samples[start + offset] += Double(sample)
+        }
+      }
+      time += pace
+      index += 1
+    }
+    let peak = samples.map(abs).max() ?? 1
+    let typed = samples.map { Int16(clamping: Int(($0 / peak * 3277).rounded())) }  // -20 dBFS
+    var random = Signal.Random(seed: seed)
+    return Signal.overRoomTone(typed, level: -65, random: &random)
+  }
+
+  @Test("typing on a keyboard moves nothing: a key's click read as a command word is refused as a click")
+  func typingMovesNothing() throws {
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let folder = try TestSupport.temporaryFolder("typing")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Letters typed at a typist's pace (0.15-0.3 s a key): J, K, L, A, S, D, the space bar.
+    let typists: [(codes: [Int], pace: Double)] = [
+      ([0x24, 0x25, 0x26, 0x39], 0.15), ([0x1e, 0x1f, 0x20, 0x39], 0.2), ([0x24, 0x1f, 0x39, 0x26], 0.3),
+      ([0x20, 0x25, 0x1e, 0x39], 0.25),
+    ]
+    var moved: [String] = []
+    var clicks = 0
+    for (index, typist) in typists.enumerated() {
+      let file = folder.appendingPathComponent("typing-\(index).wav")
+      try AudioFileWriter.write(samples: try Self.typing(typist.codes, pace: typist.pace, seconds: 6, seed: UInt64(index + 1)), to: file.path)
+      let result = try directions(in: file, recognizer: recognizer)
+      if !result.directions.isEmpty { moved.append("typist \(index + 1) -> \(result.directions)") }
+      clicks += result.utterances.filter {
+        if case .unlikeVoice(_, .click) = $0.interpretation.rejection { true } else { false }
+      }.count
+    }
+    #expect(moved.isEmpty, "moved for: \(moved.joined(separator: "; "))")
+    // The clicks are heard as command words, and the gate says why it refuses them.
+    #expect(clicks > 0)
+  }
+}
