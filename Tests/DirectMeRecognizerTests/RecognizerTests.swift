@@ -1068,13 +1068,17 @@ struct RecognizerTypingTests {
   /// `pace` seconds, each released 80 ms after its press, peaking at -20 dBFS over a room's quiet.
   static func typing(_ codes: [Int], pace: Double, seconds: Double, seed: UInt64) throws -> [Int16] {
     var samples = [Double](repeating: 0, count: Int(seconds * 16000))
+    let keys = try Dictionary(uniqueKeysWithValues: Set(codes).map { code in
+      let key = String(format: "%@/%02x", keyboardFolder, code)
+      return (code, (press: try AudioFileSource.readAll(path: key + "-0.wav"), release: try AudioFileSource.readAll(path: key + "-1.wav")))
+    })
     var time = 0.3
     var index = 0
     while time < seconds - 0.5 {
-      let key = String(format: "%@/%02x", keyboardFolder, codes[index % codes.count])
-      for (sound, at) in [(key + "-0.wav", time), (key + "-1.wav", time + 0.08)] {
+      let key = keys[codes[index % codes.count]]!
+      for (sound, at) in [(key.press, time), (key.release, time + 0.08)] {
         let start = Int(at * 16000)
-        for (offset, sample) in try AudioFileSource.readAll(path: sound).enumerated() where start + offset < samples.count {
+        for (offset, sample) in sound.enumerated() where start + offset < samples.count {
           samples[start + offset] += Double(sample)
         }
       }
