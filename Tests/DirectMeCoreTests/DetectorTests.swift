@@ -551,6 +551,24 @@ struct SignalEvidenceTests {
     #expect(Rejection.unlikeVoice(heard: ["up"], why: .click).reason.contains("click"))
   }
 
+  @Test("a command word whose loud part comes in short pieces, the longest under a third of it, is refused as a clatter; a vowel's, or a longer piece, passes")
+  func clatterRefused() {
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let evidence = SignalEvidence(voiced: 0.1, longestVoiced: 0.05, dynamicRange: 30, duration: 1)
+    let bound = Detector.Gate.brokenLoudPart
+    var word = WordSegment(word: "right", start: 0.3, end: 1.2, margin: 30, voiced: 0.05, loud: 0.3)
+    word.loudRun = bound.longestRun
+    #expect(gate.refusal(evidence, word: word) == .unlikeVoice(.clatter))
+    // Most of it in one run: a vowel with a click beside it.
+    word.loud = bound.longestRun / bound.share - 0.01
+    #expect(gate.passes(evidence, word: word))
+    // A piece longer than a click's, however broken the rest.
+    word.loud = 0.5
+    word.loudRun = bound.longestRun + 0.01
+    #expect(gate.passes(evidence, word: word))
+    #expect(Rejection.unlikeVoice(heard: ["right"], why: .clatter).reason.contains("pieces"))
+  }
+
   @Test("a command word other words explain better needs a loud part as long as its vowel, and no longer over a quiet background; one that explains itself better does not")
   func loudPart() {
     let calibration = Detector.Calibration(slope: 0.05, intercept: 2, minimumDuration: 0.1, minimumLoud: 0.08, maximumLoud: 0.3)
