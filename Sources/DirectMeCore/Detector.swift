@@ -405,14 +405,16 @@ public struct Detector: Hashable, Sendable, Codable {
       case unlikeVoice(UnlikeVoice)
     }
 
-    /// Why a command word's loud part does not sound like a voice, nil when it does: its
-    /// energy lies outside the speech band (`minimumSpeechShare`, more of it for an "up" that
-    /// does not stand out: `minimumSpeechShareOfFaintUp`), and for "up" alone, in a few pure
-    /// tones (`maximumToneShare(ofUpWithMargin:)`) or in a sound too brief for a vowel
-    /// (`briefUp`).
+    /// Why a command word's loud part does not sound like a voice, nil when it does: it never
+    /// holds as long as a vowel (`briefestVowel`, `voicelessClick`: a click) or comes in pieces
+    /// that do not (`brokenLoudPart`: a clatter), its energy lies outside the speech band
+    /// (`minimumSpeechShare`, more of it for an "up" that does not stand out:
+    /// `minimumSpeechShareOfFaintUp`), and for "up" alone, in a few pure tones
+    /// (`maximumToneShare(ofUpWithMargin:)`) or in a sound too brief for a vowel (`briefUp`).
     public static func unlikeVoice(_ word: WordSegment, in evidence: SignalEvidence? = nil) -> UnlikeVoice? {
-      if let run = word.loudRun, run + 1e-9 < briefestVowel
-        || run + 1e-9 < voicelessClick.loudRun && (word.voiced ?? .infinity) <= voicelessClick.voiced + 1e-9
+      if let run = word.loudRun,
+        run + 1e-9 < briefestVowel
+          || (run + 1e-9 < voicelessClick.loudRun && (word.voiced ?? .infinity) <= voicelessClick.voiced + 1e-9)
       {
         return .click
       }
