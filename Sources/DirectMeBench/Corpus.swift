@@ -934,12 +934,9 @@ public struct CorpusBuilder {
     return (0..<48).map { index in
       let seconds = [3.0, 5, 8][index % 3]
       let typed = typing(seconds: seconds, keys: keys, random: &random)
-      let peak = Double(typed.reduce(0) { max($0, abs(Int($1))) })
       let level = index % 2 == 0 ? -35.0 : -20
-      let gain = peak > 0 ? pow(10, level / 20) * 32767 / peak : 0
       let id = "typing/\(index + 1), \(Int(seconds)) s, peak \(Int(level)) dBFS"
-      return BenchItem(
-        id: id, condition: typingAlone, expected: [], samples: inRoom(typed.map { Int16(clamping: Int((Double($0) * gain).rounded())) }, id: id))
+      return BenchItem(id: id, condition: typingAlone, expected: [], samples: inRoom(Signal.scaled(typed, peakAt: level), id: id))
     }
   }
 

@@ -412,14 +412,15 @@ public struct Detector: Hashable, Sendable, Codable {
     /// `minimumSpeechShareOfFaintUp`), and for "up" alone, in a few pure tones
     /// (`maximumToneShare(ofUpWithMargin:)`) or in a sound too brief for a vowel (`briefUp`).
     public static func unlikeVoice(_ word: WordSegment, in evidence: SignalEvidence? = nil) -> UnlikeVoice? {
-      if let run = word.loudRun,
-        run + 1e-9 < briefestVowel
+      if let run = word.loudRun {
+        if run + 1e-9 < briefestVowel
           || (run + 1e-9 < voicelessClick.loudRun && (word.voiced ?? .infinity) <= voicelessClick.voiced + 1e-9)
-      {
-        return .click
-      }
-      if let run = word.loudRun, let loud = word.loud, run <= brokenLoudPart.longestRun + 1e-9, run < brokenLoudPart.share * loud - 1e-9 {
-        return .clatter
+        {
+          return .click
+        }
+        if let loud = word.loud, run <= brokenLoudPart.longestRun + 1e-9, run < brokenLoudPart.share * loud - 1e-9 {
+          return .clatter
+        }
       }
       if let share = word.speechShare, share + 1e-9 < minimumSpeechShare(of: word.word, standout: word.standout) {
         return .outsideSpeechBand

@@ -106,9 +106,15 @@ public enum Signal {
   /// `overdrive` dB above full scale, every sample past it clipped flat (a gain set too high,
   /// a shout close to the microphone).
   public static func overdriven(_ samples: [Int16], by overdrive: Double) -> [Int16] {
+    scaled(samples, peakAt: overdrive)
+  }
+
+  /// `samples` scaled so that their peak stands at `level` dB from full scale (over 0: past
+  /// it, every sample past full scale clipped flat); digital silence as it is.
+  public static func scaled(_ samples: [Int16], peakAt level: Double) -> [Int16] {
     let peak = samples.reduce(0) { max($0, abs(Int($1))) }
     guard peak > 0 else { return samples }
-    let gain = pow(10, overdrive / 20) * 32767 / Double(peak)
+    let gain = pow(10, level / 20) * 32767 / Double(peak)
     return samples.map { Int16(clamping: Int((Double($0) * gain).rounded())) }
   }
 

@@ -184,12 +184,11 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   /// tens of milliseconds, a key's click, a knock or a clack is over within one or two frames
   /// however many of them follow one another (`loudDuration` counts them all).
   public static func longestLoudRun(_ frames: Range<Int>, of energies: [Double]) -> Double {
-    let word = frames.clamped(to: energies.indices)
-    guard let loudest = energies[word].max() else { return 0 }
-    var (longest, run) = (0, 0)
-    for frame in word {
-      run = energies[frame] >= loudest - loudSpan ? run + 1 : 0
+    var (longest, run, previous) = (0, 0, Int.min)
+    for frame in loudFrames(frames, of: energies) {
+      run = frame == previous + 1 ? run + 1 : 1
       longest = max(longest, run)
+      previous = frame
     }
     return Double(longest) / 100
   }
