@@ -19,8 +19,9 @@ extension PocketSphinxRecognizer {
     // With a personal model, an utterance in another voice is decoded with the model that
     // one was made from (see `VoiceProfile`).
     // Voices the model hears badly (synthetic speech) go to the model for them.
-    // A mains hum is taken out of what every decoder hears and routing measures.
-    let heard = configuration.removesHum ? MainsHum.removed(from: audio) : audio
+    // A mains hum is taken out of what every decoder hears and routing measures, and a
+    // typist's clicks (`Declicker`).
+    let heard = Declicker.cleaned(configuration.removesHum ? MainsHum.removed(from: audio) : audio)
     let cepstra = voiceFeatures?.cepstra(heard) ?? []
     let routingStatistic = routing == nil && otherVoicesRouting == nil ? nil : VoiceFeatures.routingStatistic(cepstra, of: heard)
     var voice = voiceCheck.map { $0.profile.check(VoiceStatistic.of(cepstra), routing: routingStatistic, against: otherVoicesRouting) }
