@@ -47,7 +47,8 @@ public enum Declicker {
   /// `samples` declicked (`declicked`) when they hold `typingOnsets` clicks or more, as they
   /// are otherwise.
   public static func cleaned(_ samples: [Int16]) -> [Int16] {
-    clickOnsets(samples) >= typingOnsets ? declicked(samples) : samples
+    let levels = pieceLevels(samples)
+    return clickOnsets(levels: levels) >= typingOnsets ? declicked(samples, levels: levels) : samples
   }
 
   /// How many clicks `samples` hold: a piece rising more than `onsetRise` dB over the median
@@ -55,15 +56,19 @@ public enum Declicker {
   /// press or release; a word's onset goes on into its vowel), those within 20 ms of the one
   /// before counted once.
   public static func clickOnsets(_ samples: [Int16]) -> Int {
-    let levels = pieceLevels(samples)
+    clickOnsets(levels: pieceLevels(samples))
+  }
+
+  /// `clickOnsets` of pieces whose levels are `levels` (`pieceLevels`).
+  static func clickOnsets(levels: [Double]) -> Int {
     guard levels.count >= 2 * context else { return 0 }
     var onsets = 0
     var last: Int?
     var before: [Double] = []
-    for piece in context..<(levels.count - 9) {
+    for piece in context..<(levels.count - fallWindow.upperBound) {
       before.removeAll(keepingCapacity: true)
       before.append(contentsOf: levels[(piece - context)..<(piece - guardPieces)])
-      guard levels[piece] - median(&before) > onsetRise, levels[(piece + 4)..<(piece + 9)].max()! < levels[piece] - onsetFall
+      guard levels[piece] - median(&before) > onsetRise, levelAfter(piece, in: levels)! < levels[piece] - onsetFall
       else { continue }
       if last.map({ piece - $0 > 8 }) ?? true { onsets += 1 }
       last = piece
@@ -75,9 +80,21 @@ public enum Declicker {
   public static let onsetRise = 20.0
   public static let onsetFall = 10.0
 
+  /// The pieces after a piece (counted from it) by which a click has died away: 10-22 ms on.
+  static let fallWindow = 4..<9
+
+  /// The loudest of `levels` in `piece`'s `fallWindow` (nil: none of it within `levels`).
+  static func levelAfter(_ piece: Int, in levels: [Double]) -> Double? {
+    levels[min(levels.count, piece + fallWindow.lowerBound)..<min(levels.count, piece + fallWindow.upperBound)].max()
+  }
+
   /// `samples` with their clicks brought down (the same count; the last partial piece as it is).
   public static func declicked(_ samples: [Int16]) -> [Int16] {
-    let levels = pieceLevels(samples)
+    declicked(samples, levels: pieceLevels(samples))
+  }
+
+  /// `declicked`, with `samples`' `pieceLevels` measured already.
+  static func declicked(_ samples: [Int16], levels: [Double]) -> [Int16] {
     let count = levels.count
     guard count > 2 * guardPieces + 1 else { return samples }
     var output = samples
@@ -89,9 +106,7 @@ public enum Declicker {
         around.append(levels[other])
       }
       let median = median(&around)
-      guard levels[piece] - median > jump, let after = levels[min(count, piece + 4)..<min(count, piece + 9)].max(),
-        after < median + jump
-      else { continue }
+      guard levels[piece] - median > jump, let after = levelAfter(piece, in: levels), after < median + jump else { continue }
       let gain = pow(10, -(levels[piece] - median) / 20)
       for index in (piece * pieceLength)..<((piece + 1) * pieceLength) {
         output[index] = Int16(clamping: Int((Double(samples[index]) * gain).rounded()))
@@ -109,7 +124,8 @@ public enum Declicker {
     }
   }
 
-  /// The median of `levels` (sorted in place), nil-safe: `-infinity` when empty.
+  /// The median of `levels` (sorted in place; the mean of the middle two of an even count),
+  /// `-infinity` when there are none.
   static func median(_ levels: inout [Double]) -> Double {
     guard !levels.isEmpty else { return -.infinity }
     levels.sort()

@@ -18,17 +18,6 @@ struct DeclickerTests {
     }
   }
 
-  /// A vowel-like sound: pulses at 140 Hz through a resonance at 700 Hz.
-  func vowel(seconds: Double) -> [Int16] {
-    var resonance = (0.0, 0.0)
-    return (0..<Int(seconds * 16_000)).map { index in
-      let pulse = index % Int(16_000 / 140) == 0 ? 8000.0 : 0
-      let y = pulse + 1.6 * cos(2 * .pi * 700 / 16_000) * 0.95 * resonance.0 - 0.95 * 0.95 * resonance.1
-      resonance = (y, resonance.0)
-      return Int16(clamping: Int(y * 0.5))
-    }
-  }
-
   @Test("counts a typist's clicks in a room's quiet, and none in a vowel")
   func countsClicks() {
     var random = Signal.Random(seed: 11)

@@ -223,21 +223,23 @@ struct PhoneDistanceTests {
   }
 }
 
+/// A vowel-like sound: a 140 Hz pulse train through a resonance, with some level movement
+/// (the signal-evidence and declicker tests').
+func vowel(seconds: Double) -> [Int16] {
+  let count = Int(seconds * 16_000)
+  var out = [Int16](repeating: 0, count: count)
+  var resonance = (0.0, 0.0)
+  for index in 0..<count {
+    let pulse = index % Int(16_000 / 140) == 0 ? 8000.0 : 0
+    let y = pulse + 1.6 * cos(2 * .pi * 700 / 16_000) * 0.95 * resonance.0 - 0.95 * 0.95 * resonance.1
+    resonance = (y, resonance.0)
+    out[index] = Int16(clamping: Int(y * 0.5))
+  }
+  return out
+}
+
 @Suite("Signal evidence")
 struct SignalEvidenceTests {
-  /// A vowel-like sound: a 140 Hz pulse train through a resonance, with some level movement.
-  func vowel(seconds: Double) -> [Int16] {
-    let count = Int(seconds * 16_000)
-    var out = [Int16](repeating: 0, count: count)
-    var resonance = (0.0, 0.0)
-    for index in 0..<count {
-      let pulse = index % Int(16_000 / 140) == 0 ? 8000.0 : 0
-      let y = pulse + 1.6 * cos(2 * .pi * 700 / 16_000) * 0.95 * resonance.0 - 0.95 * 0.95 * resonance.1
-      resonance = (y, resonance.0)
-      out[index] = Int16(clamping: Int(y * 0.5))
-    }
-    return out
-  }
 
   /// `samples` made louder (or softer) by `dB`.
   func scaled(_ samples: [Int16], dB: Double) -> [Int16] {
