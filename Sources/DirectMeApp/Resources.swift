@@ -31,6 +31,13 @@ public enum Resources {
   /// The running program.
   public static var executable: URL { URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath() }
 
+  /// What to say when `home` is not found (a program copied away from its folder).
+  public static var notFoundMessage: String {
+    "DirectMe's own files (\(grammarName), \(modelName)) are neither beside this program "
+      + "(\(executable.deletingLastPathComponent().path) and the folders above it) nor in the current folder "
+      + "(\(FileManager.default.currentDirectoryPath)): set DIRECTME_HOME to the folder holding them, or give --grammar and --model"
+  }
+
   public static func path(_ relative: String) -> String {
     (home ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).appendingPathComponent(relative).path
   }

@@ -75,6 +75,13 @@ public struct RecognizerOptions: ParsableArguments {
     if let threshold, !(threshold > 0 && threshold < 1) {
       throw ValidationError("--threshold must be a confidence between 0 and 1 (got \(threshold))")
     }
+    // Without DirectMe's own folder its grammar and model are not there: say where they were
+    // looked for, rather than fail on a missing grammar or quietly hear with Debian's stock model
+    // and no detector (the checking speakers' commands 94.9% -> 74.4% right).
+    let personalModel = noPersonalModel ? nil : (try? UserSettings.load())?.model
+    if Resources.home == nil, grammar == nil || (model == nil && personalModel == nil) {
+      throw ValidationError(Resources.notFoundMessage)
+    }
   }
 
   @Flag(help: "Ignore the personal model saved by 'directme personalize': use DirectMe's shipped model.")

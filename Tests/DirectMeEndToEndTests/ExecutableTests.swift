@@ -604,6 +604,33 @@ struct ExecutableTests {
     #expect(run.stdout.isEmpty, "nothing replayed into no window: \(run.stdout)")
   }
 
+  @Test("a program copied away from DirectMe's folder says where it looked for its grammar and model, and DIRECTME_HOME finds them")
+  func copiedAwayFromItsFolder() throws {
+    let folder = try TestSupport.temporaryFolder("away")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let copy = folder.appendingPathComponent("directme")
+    try FileManager.default.copyItem(at: executable!, to: copy)
+    let file = folder.appendingPathComponent("up.wav")
+    try TestSupport.speak("move the ninja up", voice: flite, to: file)
+    try "up.wav\tup\n".write(to: folder.appendingPathComponent("labels.tsv"), atomically: true, encoding: .utf8)
+    // Run from the copy's own folder, which holds no grammars/ or models/.
+    let away = ["/usr/bin/env", "-C", folder.path, copy.path, "score", "labels.tsv"]
+    // Neither the grammar nor the model: refused before any work, naming where it looked.
+    let bare = try TestSupport.run(away)
+    #expect(bare.status == 64, "\(bare.stderr)")
+    #expect(bare.stderr.contains("DIRECTME_HOME") && bare.stderr.contains(folder.path), "\(bare.stderr)")
+    #expect(bare.stdout.isEmpty)
+    // A grammar given, no model: refused too, not heard with Debian's stock model and no detector.
+    let grammarOnly = try TestSupport.run(away + ["--grammar", TestSupport.repositoryRoot.appendingPathComponent("grammars/directme.gram").path])
+    #expect(grammarOnly.status == 64 && grammarOnly.stderr.contains("DIRECTME_HOME"), "\(grammarOnly.stderr)")
+    // DIRECTME_HOME names the folder: the recording is scored with the shipped grammar and model.
+    let home = try TestSupport.run(away + ["--json"], environment: ["DIRECTME_HOME": TestSupport.repositoryRoot.path])
+    #expect(home.status == 0, "\(home.stderr)")
+    let report = try #require(try JSONSerialization.jsonObject(with: Data(home.stdout.utf8)) as? [String: Any], "\(home.stdout)")
+    #expect(report["recordings"] as? Int == 1)
+    #expect(report["utterance_accuracy"] as? Double == 1, "\(home.stdout)")
+  }
+
   @Test("directme-bench warp learns warp.json from recordings shifted by known amounts; bad shifts are refused in one line")
   func benchWarp() throws {
     let bench = try benchExecutable()
