@@ -39,6 +39,8 @@ done
 read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
+program=held-out-codecs
+. scripts/sound-checks.sh
 
 # The tuning-only speakers' recordings: path and expected directions.
 if [ ! -f "$out/recorded.tsv" ]; then
@@ -76,12 +78,9 @@ encode vorbis-lowest ogg -C -1
 encode gsm gsm -r 8000
 encode amr-nb amr-nb -r 8000 -C 7
 
-score() { # name, labels file
-  "$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 scripts/held-out-summary.py "$1"
-}
-score "as recorded" "$out/recorded.tsv"
-score "Ogg Vorbis, quality 3" "$out/vorbis-q3/labels.tsv"
-score "Ogg Vorbis, quality 0" "$out/vorbis-q0/labels.tsv"
-score "Ogg Vorbis, lowest quality" "$out/vorbis-lowest/labels.tsv"
-score "GSM 06.10, 8 kHz" "$out/gsm/labels.tsv"
-score "AMR-NB 12.2 kbit/s, 8 kHz" "$out/amr-nb/labels.tsv"
+summarize "as recorded" "$out/recorded.tsv"
+summarize "Ogg Vorbis, quality 3" "$out/vorbis-q3/labels.tsv"
+summarize "Ogg Vorbis, quality 0" "$out/vorbis-q0/labels.tsv"
+summarize "Ogg Vorbis, lowest quality" "$out/vorbis-lowest/labels.tsv"
+summarize "GSM 06.10, 8 kHz" "$out/gsm/labels.tsv"
+summarize "AMR-NB 12.2 kbit/s, 8 kHz" "$out/amr-nb/labels.tsv"

@@ -4,7 +4,8 @@
 
 With commands among the recordings: NAME, the share of commands right (and of the "up"s, the
 word background sound takes most) and the share of other recordings moving the ninja; without:
-the share moving the ninja. Shared by held-out-babble.sh and held-out-noise.sh.
+the share moving the ninja. Read by scripts/sound-checks.sh's `summarize` (held-out-babble.sh,
+held-out-noise.sh, held-out-codecs.sh).
 """
 import json
 import sys

@@ -1,5 +1,5 @@
-# What scripts/held-out-sounds.sh, scripts/dev-sounds.sh, scripts/held-out-noise.sh and
-# scripts/held-out-babble.sh share (sourced, not run): Debian packages' sounds downloaded and
+# What scripts/held-out-sounds.sh, scripts/dev-sounds.sh, scripts/held-out-noise.sh,
+# scripts/held-out-babble.sh and scripts/held-out-codecs.sh share (sourced, not run): Debian packages' sounds downloaded and
 # unpacked without installing them, padded with a room's quiet, set at two levels, and scored with
 # `directme score`, alone or under speech. The sourcing script sets:
 #   program        its name, for messages ("held-out-sounds");
@@ -25,12 +25,17 @@ score() { # name, labels file: prints how many of its recordings move the ninja
   printf '%-48s %s\n' "$1" "$rate"
 }
 
+# A labels file of speech scored: one line, commands right and other words moving the ninja.
+summarize() { # name, labels file
+  "$directme" score "${score_options[@]}" "$2" --json 2>/dev/null | python3 scripts/held-out-summary.py "$1"
+}
+
 # A held-out-mix.py folder (labels-10.tsv and labels-5.tsv: speech mixed 10 and 5 dB over a
-# background) scored at each SNR: one line each, commands right and other words moving the ninja.
+# background) scored at each SNR: one line each (`summarize`).
 score_mixes() { # name, folder
   local snr
   for snr in 10 5; do
-    "$directme" score "${score_options[@]}" "$2/labels-$snr.tsv" --json 2>/dev/null | python3 scripts/held-out-summary.py "$1 at $snr dB"
+    summarize "$1 at $snr dB" "$2/labels-$snr.tsv"
   done
 }
 

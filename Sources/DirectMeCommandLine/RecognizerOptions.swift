@@ -78,8 +78,7 @@ public struct RecognizerOptions: ParsableArguments {
     // Without DirectMe's own folder its grammar and model are not there: say where they were
     // looked for, rather than fail on a missing grammar or quietly hear with Debian's stock model
     // and no detector (the checking speakers' commands 94.9% -> 74.4% right).
-    let personalModel = noPersonalModel ? nil : (try? UserSettings.load())?.model
-    if Resources.home == nil, grammar == nil || (model == nil && personalModel == nil) {
+    if Resources.home == nil, grammar == nil || (model == nil && savedPersonalModel == nil) {
       throw ValidationError(Resources.notFoundMessage)
     }
   }
@@ -90,9 +89,13 @@ public struct RecognizerOptions: ParsableArguments {
   /// The acoustic model folder in use: --model, else the personal model saved by
   /// `directme personalize`, else DirectMe's shipped model.
   public var modelFolder: String {
-    if let model { return model }
-    if !noPersonalModel, let personal = try? UserSettings.load().model { return personal }
-    return Resources.defaultModel
+    model ?? savedPersonalModel ?? Resources.defaultModel
+  }
+
+  /// The personal model `directme personalize` saved, unless --no-personal-model (nil: none,
+  /// or the settings unreadable; `checkPersonalModel` says which).
+  private var savedPersonalModel: String? {
+    noPersonalModel ? nil : (try? UserSettings.load())?.model
   }
 
   public var configuration: RecognizerConfiguration {
