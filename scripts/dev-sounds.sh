@@ -34,22 +34,20 @@
 # DIRECTME_SCORE_OPTIONS: more options for `directme score` (e.g. "--detector FILE").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-build/dev-sounds}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-directme="${2:-.build/release/directme}"
-[ -x "$directme" ] || { echo "dev-sounds: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
-read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
-
 program=dev-sounds
 . scripts/sound-checks.sh
+out="${1:-build/dev-sounds}"
+directme="${2:-.build/release/directme}"
+need_program "$directme" "swift build -c release builds .build/release/directme"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 bench="${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
 # What making the mixed sets (ambience, babble) needs.
 mixing_needs() {
-  [ -x "$bench" ] || { echo "dev-sounds: $bench: no such program (set DIRECTME_BENCH)" >&2; exit 1; }
-  [ -f "$train/labels.tsv" ] || { echo "dev-sounds: $train: no training set (labels.tsv) there" >&2; exit 1; }
-  python3 -c 'import numpy' 2>/dev/null || { echo "dev-sounds: needs numpy (pip install numpy)" >&2; exit 1; }
+  need_program "$bench" "set DIRECTME_BENCH"
+  need_training_set "$train"
+  need_numpy
 }
 
 for package in nexuiz-data teeworlds-data freedink-data widelands-data colobot-common-sounds; do fetch "$package"; done

@@ -10,25 +10,24 @@
 # (six people talking, `directme-bench noises --babble-from`) at 10 and 5 dB under its speech part
 # (the mean power of its frames within 20 dB of its loudest), scored by `directme score`:
 # commands right ("up" apart: the word other voices take most) and other words moving the ninja.
-# Give DIRECTME to score another build on the same files. Needs the training set
+# Give DIRECTME to score another build on the same files; DIRECTME_SCORE_OPTIONS ("--model DIR
+# --grammar FILE") scores a candidate with the same build. Needs the training set
 # ($DIRECTME_TRAIN or ../shared/data/speech-commands-train), `directme-bench` built and
 # python3 with numpy (an analysis script's, not the product's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+program=held-out-babble
+. scripts/sound-checks.sh
 out="${1:-build/held-out-babble}"
 directme="${2:-.build/release/directme}"
 bench=".build/release/directme-bench"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-[ -x "$bench" ] || { echo "held-out-babble: $bench: not built (swift build -c release)" >&2; exit 1; }
-[ -x "$directme" ] || { echo "held-out-babble: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
-# DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
-read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
-[ -f "$train/labels.tsv" ] || { echo "held-out-babble: $train: no training set (labels.tsv) there" >&2; exit 1; }
-python3 -c 'import numpy' 2>/dev/null || { echo "held-out-babble: needs numpy (pip install numpy)" >&2; exit 1; }
+need_program "$bench" "swift build -c release builds it"
+need_program "$directme" "swift build -c release builds .build/release/directme"
+need_training_set "$train"
+need_numpy
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-program=held-out-babble
-. scripts/sound-checks.sh
 
 if [ ! -f "$out/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null

@@ -22,33 +22,30 @@
 # to write Ogg Vorbis, GSM and AMR-NB (Debian's libsox-fmt-all). About 5 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+program=held-out-codecs
+. scripts/sound-checks.sh
 out="${1:-build/held-out-codecs}"
 directme="${2:-.build/release/directme}"
 bench=".build/release/directme-bench"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-[ -x "$bench" ] || { echo "held-out-codecs: $bench: not built (swift build -c release)" >&2; exit 1; }
-[ -x "$directme" ] || { echo "held-out-codecs: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
-[ -f "$train/labels.tsv" ] || { echo "held-out-codecs: $train: no training set (labels.tsv) there" >&2; exit 1; }
+need_program "$bench" "swift build -c release builds it"
+need_program "$directme" "swift build -c release builds .build/release/directme"
+need_training_set "$train"
+need_sox
 formats=$(sox -h 2>/dev/null | sed -n 's/^AUDIO FILE FORMATS: //p')
 for format in vorbis gsm amr-nb; do
   case " $formats " in
     *" $format "*) ;;
-    *) echo "held-out-codecs: sox cannot write $format (apt-get install libsox-fmt-all)" >&2; exit 1 ;;
+    *) die "sox cannot write $format (apt-get install libsox-fmt-all)" ;;
   esac
 done
-read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-program=held-out-codecs
-. scripts/sound-checks.sh
 
 # The tuning-only speakers' recordings: path and expected directions.
 if [ ! -f "$out/recorded.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null
-  cut -f1 "$out/split/checking.tsv" | sort > "$out/checking-paths"
-  awk -F'\t' 'NR == FNR { checking[$1] = 1; next } !($1 in checking) { print $1 "\t" $2 }' \
-    "$out/checking-paths" "$out/split/tuning.tsv" > "$out/recorded.tsv.part"
-  rm -f "$out/checking-paths"
+  python3 scripts/held-out-mix.py --list "$out" > "$out/recorded.tsv.part"
   mv "$out/recorded.tsv.part" "$out/recorded.tsv"
 fi
 
@@ -68,7 +65,7 @@ encode() {
     if [ $((number % 2)) = 0 ]; then wait; fi
   done < "$out/recorded.tsv"
   wait
-  [ "$(find "$dir" -name '*.wav' | wc -l)" = "$number" ] || { echo "held-out-codecs: sox could not write every $name file in $dir" >&2; exit 1; }
+  [ "$(find "$dir" -name '*.wav' | wc -l)" = "$number" ] || die "sox could not write every $name file in $dir"
   awk -F'\t' '{ printf "%05d.wav\t%s\n", NR, $2 }' "$out/recorded.tsv" > "$dir/labels.tsv.part"
   mv "$dir/labels.tsv.part" "$dir/labels.tsv"
 }

@@ -1,6 +1,7 @@
 """Mixes the training set's tuning-only speakers with a background, for the held-out checks.
 
     python3 scripts/held-out-mix.py [--checking] OUT SEED NOISE.wav...
+    python3 scripts/held-out-mix.py --list [--checking] OUT
 
 OUT holds `split/` (from `directme-bench training-labels`): the speakers `directme tune
 --check-share 0.4` keeps for tuning, its tuning part less its checking speakers (in neither
@@ -10,11 +11,13 @@ of the NOISE files (16 kHz mono 16-bit WAV; chosen and placed by SEED; a file sh
 the recording is repeated) at 10 and 5 dB under its speech part (the mean power of its frames
 within 20 dB of its loudest, as the benchmark mixes), into OUT/10 and OUT/5 with
 OUT/labels-10.tsv and OUT/labels-5.tsv (and OUT/mixes-10.tsv, OUT/mixes-5.tsv: each mixed file,
-its recording, its noise file and where in it the stretch starts, in seconds). An analysis script's: needs numpy, not the product.
+its recording, its noise file and where in it the stretch starts, in seconds). With --list, it
+only prints those speakers' recordings (path, expected directions: a labels file) and mixes
+nothing (scripts/held-out-codecs.sh). An analysis script's: needs numpy to mix, not the product.
 """
 import os, random, sys, wave
 
-import numpy as np
+np = None  # numpy, imported only to mix
 
 
 def read(path):
@@ -37,18 +40,33 @@ def labels(out, name):
 
 
 def main():
+    global np
     arguments = sys.argv[1:]
+    listing = arguments[:1] == ["--list"]
+    if listing:
+        arguments = arguments[1:]
     checking_speakers = arguments[:1] == ["--checking"]
     if checking_speakers:
         arguments = arguments[1:]
-    out, seed, paths = arguments[0], int(arguments[1]), arguments[2:]
-    if not paths:
-        sys.exit("held-out-mix: no noise files given")
+    if not arguments:
+        sys.exit("held-out-mix: no OUT folder given")
+    out = arguments[0]
     checking = {r[0] for r in labels(out, "checking.tsv")}
     if checking_speakers:
         rows = labels(out, "checking.tsv")
     else:
         rows = [r for r in labels(out, "tuning.tsv") if r[0] not in checking]
+    if listing:
+        sys.stdout.writelines("%s\t%s\n" % (row[0], row[1]) for row in rows)
+        return
+    if len(arguments) < 2:
+        sys.exit("held-out-mix: no SEED given")
+    seed, paths = int(arguments[1]), arguments[2:]
+    if not paths:
+        sys.exit("held-out-mix: no noise files given")
+    import numpy
+
+    np = numpy
     noises = [read(p) for p in paths]
     rng = random.Random(seed)
     for snr in (10, 5):

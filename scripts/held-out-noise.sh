@@ -12,31 +12,29 @@
 # 5 dB under its speech part, as the benchmark mixes its synthetic tap, bike and kitchen, scored by
 # `directme score`: commands right, and other words moving the ninja; and the recordings alone (peak at
 # -35 and -20 dBFS), which should move nothing. Give DIRECTME to score another
-# build on the same files. Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train),
+# build on the same files; DIRECTME_SCORE_OPTIONS ("--model DIR --grammar FILE") a candidate. Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train),
 # `directme-bench` built, sox, python3 with numpy (an analysis script's, not the product's) and
 # network access to the Debian mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+program=held-out-noise
+. scripts/sound-checks.sh
 out="${1:-build/held-out-noise}"
 directme="${2:-.build/release/directme}"
 bench=".build/release/directme-bench"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-[ -x "$bench" ] || { echo "held-out-noise: $bench: not built (swift build -c release)" >&2; exit 1; }
-[ -x "$directme" ] || { echo "held-out-noise: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
-# DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
-read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
-[ -f "$train/labels.tsv" ] || { echo "held-out-noise: $train: no training set (labels.tsv) there" >&2; exit 1; }
-command -v sox >/dev/null || { echo "held-out-noise: needs sox (scripts/setup.sh installs it)" >&2; exit 1; }
-python3 -c 'import numpy' 2>/dev/null || { echo "held-out-noise: needs numpy (pip install numpy)" >&2; exit 1; }
+need_program "$bench" "swift build -c release builds it"
+need_program "$directme" "swift build -c release builds .build/release/directme"
+need_training_set "$train"
+need_sox
+need_numpy
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
-program=held-out-noise
-. scripts/sound-checks.sh
 
 if [ ! -f "$out/labels-5.tsv" ]; then
   if [ ! -d "$out/lincity-ng-data" ]; then
     echo "held-out-noise: downloading lincity-ng-data" >&2
-    (cd "$out" && apt-get download lincity-ng-data >/dev/null 2>&1) || { echo "held-out-noise: cannot download lincity-ng-data" >&2; exit 1; }
+    (cd "$out" && apt-get download lincity-ng-data >/dev/null 2>&1) || die "cannot download lincity-ng-data"
     dpkg-deb -x "$out"/lincity-ng-data_*.deb "$out/lincity-ng-data.part"
     rm -f "$out"/lincity-ng-data_*.deb
     mv "$out/lincity-ng-data.part" "$out/lincity-ng-data"

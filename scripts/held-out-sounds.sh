@@ -34,20 +34,18 @@
 #     again, each within 0.5 s of a room's quiet (OUT/in-room), as a microphone hears them between
 #     stretches of the room.
 # Keep them out of the benchmark and of any tuning: they are the check that a rule made on the
-# benchmark's sounds carries over (give DIRECTME to score another build on the same files). Needs
+# benchmark's sounds carries over (give DIRECTME to score another build on the same files, DIRECTME_SCORE_OPTIONS such as
+# "--model DIR --grammar FILE" a candidate). Needs
 # `directme` built (swift build -c release) and network access to the Debian mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-build/held-out}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-directme="${2:-.build/release/directme}"
-[ -x "$directme" ] || { echo "held-out-sounds: $directme: no such program (swift build -c release builds .build/release/directme)" >&2; exit 1; }
-# DIRECTME_SCORE_OPTIONS: more options for `directme score`, to check a candidate (e.g. "--model DIR --grammar FILE").
-read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
-
 program=held-out-sounds
 . scripts/sound-checks.sh
+out="${1:-build/held-out}"
+directme="${2:-.build/release/directme}"
+need_program "$directme" "swift build -c release builds .build/release/directme"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 
 # One labels file per set: every file once (by content), no command expected.
 labels() { # name, then paths on stdin

@@ -5,13 +5,38 @@
 #   program        its name, for messages ("held-out-sounds");
 #   out            the folder packages are unpacked into (absolute);
 #   directme       the `directme` to score with;
-#   score_options  an array of more options for `directme score`.
+#   score_options  an array of more options for `directme score` (set here from
+#                  DIRECTME_SCORE_OPTIONS, e.g. "--model DIR --grammar FILE", to check a candidate).
+# It is sourced before any work: the checks below stop with one line naming $program.
+
+read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
+
+die() { # message...
+  echo "$program: $*" >&2
+  exit 1
+}
+
+need_program() { # path, how it is made
+  [ -x "$1" ] || die "$1: no such program ($2)"
+}
+
+need_training_set() { # folder
+  [ -f "$1/labels.tsv" ] || die "$1: no training set (labels.tsv) there"
+}
+
+need_numpy() {
+  python3 -c 'import numpy' 2>/dev/null || die "needs numpy (pip install numpy)"
+}
+
+need_sox() {
+  command -v sox >/dev/null || die "needs sox (scripts/setup.sh installs it)"
+}
 
 fetch() { # package -> unpacked under $out/$package (under a name of its own until it is whole)
   local package="$1"
   if [ ! -d "$out/$package" ]; then
     echo "$program: downloading $package" >&2
-    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || { echo "$program: cannot download $package" >&2; exit 1; }
+    (cd "$out" && apt-get download "$package" >/dev/null 2>&1) || die "cannot download $package"
     rm -rf "$out/$package.part"
     dpkg-deb -x "$out"/"$package"_*.deb "$out/$package.part"
     rm -f "$out"/"$package"_*.deb
