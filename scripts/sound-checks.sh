@@ -1,13 +1,13 @@
 # What scripts/held-out-sounds.sh, scripts/dev-sounds.sh, scripts/held-out-noise.sh,
 # scripts/held-out-babble.sh and scripts/held-out-codecs.sh share (sourced, not run): Debian packages' sounds downloaded and
 # unpacked without installing them, padded with a room's quiet, set at two levels, and scored with
-# `directme score`, alone or under speech. The sourcing script sets:
-#   program        its name, for messages ("held-out-sounds");
+# `directme score`, alone or under speech. The sourcing script sets `program`, its name for
+# messages ("held-out-sounds"), before sourcing it, and then
 #   out            the folder packages are unpacked into (absolute);
-#   directme       the `directme` to score with;
-#   score_options  an array of more options for `directme score` (set here from
-#                  DIRECTME_SCORE_OPTIONS, e.g. "--model DIR --grammar FILE", to check a candidate).
-# It is sourced before any work: the checks below stop with one line naming $program.
+#   directme       the `directme` to score with.
+# Sourced before any work: `score_options` (more options for `directme score`) comes from
+# DIRECTME_SCORE_OPTIONS (e.g. "--model DIR --grammar FILE", to check a candidate), and the
+# checks below stop with one line naming $program.
 
 read -r -a score_options <<< "${DIRECTME_SCORE_OPTIONS:-}"
 
