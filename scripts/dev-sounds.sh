@@ -39,8 +39,7 @@ program=dev-sounds
 out="${1:-build/dev-sounds}"
 directme="${2:-.build/release/directme}"
 need_program "$directme" "swift build -c release builds .build/release/directme"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
+make_out
 bench="${DIRECTME_BENCH:-$(dirname "$directme")/directme-bench}"
 train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
 # What making the mixed sets (ambience, babble) needs.

@@ -18,16 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 program=held-out-babble
 . scripts/sound-checks.sh
-out="${1:-build/held-out-babble}"
-directme="${2:-.build/release/directme}"
-bench=".build/release/directme-bench"
-train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-need_program "$bench" "swift build -c release builds it"
-need_program "$directme" "swift build -c release builds .build/release/directme"
-need_training_set "$train"
+speakers_setup build/held-out-babble "$@"
 need_numpy
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
+make_out
 
 if [ ! -f "$out/labels-5.tsv" ]; then
   "$bench" training-labels --data "$train" --out "$out/split" >/dev/null

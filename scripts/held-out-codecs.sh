@@ -24,13 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 program=held-out-codecs
 . scripts/sound-checks.sh
-out="${1:-build/held-out-codecs}"
-directme="${2:-.build/release/directme}"
-bench=".build/release/directme-bench"
-train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-need_program "$bench" "swift build -c release builds it"
-need_program "$directme" "swift build -c release builds .build/release/directme"
-need_training_set "$train"
+speakers_setup build/held-out-codecs "$@"
 need_sox
 formats=$(sox -h 2>/dev/null | sed -n 's/^AUDIO FILE FORMATS: //p')
 for format in vorbis gsm amr-nb; do
@@ -39,8 +33,7 @@ for format in vorbis gsm amr-nb; do
     *) die "sox cannot write $format (apt-get install libsox-fmt-all)" ;;
   esac
 done
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
+make_out
 
 # The tuning-only speakers' recordings: path and expected directions.
 if [ ! -f "$out/recorded.tsv" ]; then

@@ -12,24 +12,18 @@
 # 5 dB under its speech part, as the benchmark mixes its synthetic tap, bike and kitchen, scored by
 # `directme score`: commands right, and other words moving the ninja; and the recordings alone (peak at
 # -35 and -20 dBFS), which should move nothing. Give DIRECTME to score another
-# build on the same files; DIRECTME_SCORE_OPTIONS ("--model DIR --grammar FILE") a candidate. Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train),
-# `directme-bench` built, sox, python3 with numpy (an analysis script's, not the product's) and
-# network access to the Debian mirror.
+# build on the same files; DIRECTME_SCORE_OPTIONS ("--model DIR --grammar FILE") a candidate.
+# Needs the training set ($DIRECTME_TRAIN or ../shared/data/speech-commands-train), `directme-bench`
+# built, sox, python3 with numpy (an analysis script's, not the product's) and network access to the
+# Debian mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 program=held-out-noise
 . scripts/sound-checks.sh
-out="${1:-build/held-out-noise}"
-directme="${2:-.build/release/directme}"
-bench=".build/release/directme-bench"
-train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
-need_program "$bench" "swift build -c release builds it"
-need_program "$directme" "swift build -c release builds .build/release/directme"
-need_training_set "$train"
+speakers_setup build/held-out-noise "$@"
 need_sox
 need_numpy
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
+make_out
 
 if [ ! -f "$out/labels-5.tsv" ]; then
   if [ ! -d "$out/lincity-ng-data" ]; then

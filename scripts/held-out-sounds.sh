@@ -44,8 +44,7 @@ program=held-out-sounds
 out="${1:-build/held-out}"
 directme="${2:-.build/release/directme}"
 need_program "$directme" "swift build -c release builds .build/release/directme"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
+make_out
 
 # One labels file per set: every file once (by content), no command expected.
 labels() { # name, then paths on stdin

@@ -32,6 +32,25 @@ need_sox() {
   command -v sox >/dev/null || die "needs sox (scripts/setup.sh installs it)"
 }
 
+# The checks of the training set's speakers (held-out-babble, -noise, -codecs): sets out (the
+# first argument, else DEFAULT), directme (the second, else the release build), bench and train
+# ($DIRECTME_TRAIN or ../shared/data/speech-commands-train), and checks the last three.
+speakers_setup() { # DEFAULT, then the script's arguments
+  out="${2:-$1}"
+  directme="${3:-.build/release/directme}"
+  bench=".build/release/directme-bench"
+  train="${DIRECTME_TRAIN:-../shared/data/speech-commands-train}"
+  need_program "$bench" "swift build -c release builds it"
+  need_program "$directme" "swift build -c release builds .build/release/directme"
+  need_training_set "$train"
+}
+
+# Makes $out and makes it absolute.
+make_out() {
+  mkdir -p "$out"
+  out="$(cd "$out" && pwd)"
+}
+
 fetch() { # package -> unpacked under $out/$package (under a name of its own until it is whole)
   local package="$1"
   if [ ! -d "$out/$package" ]; then
