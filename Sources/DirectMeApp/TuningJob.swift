@@ -107,6 +107,8 @@ public struct TuningJob {
     // its settings were measured with `directme-bench accuracy`, not learned here (the tuner's
     // figures above are without it).
     detector.secondOpinion = Detector.SecondOpinion.forModel(in: configuration.acousticModel)
+    // The rivals too were measured with the benchmark (`Detector.measuredRivals`).
+    detector.rivals = Detector.measuredRivals
 
     try detector.json().write(to: URL(fileURLWithPath: out), options: .atomic)
     if let report {

@@ -652,8 +652,35 @@ public struct Detector: Hashable, Sendable, Codable {
   public var companionThreshold: Double?
   /// Refuses a command word the model it was adapted from hears as another command (nil: off).
   public var secondOpinion: SecondOpinion?
+  /// For a command word, the other words that refuse it when one of them alone explains its
+  /// stretch better (a margin under 0; `WordSegment.otherWord`), whatever its confidence
+  /// (nil: none; see `measuredRivals`).
+  public var rivals: [String: [String]]?
   /// How and on what this detector was learned, for people reading the file.
   public var notes: [String: String]
+
+  /// The rivals measured with the shipped model (2026-12-05, stop 111): the Speech Commands
+  /// words people say to voice assistants that the decoder most often reads as a command,
+  /// "go" as "down", "eight" as "right", "five" as "left". The calibration takes a command
+  /// word that another word explains a little better (its margin under 0), as the other
+  /// words hold near-homophones of the commands ("done", "let", "light") that a command said
+  /// often loses to by a little; but one of these words said alone is read as the command at
+  /// such margins, where a command said alone is rarely explained better by its rival: of
+  /// the people's command words the detector took at a margin under 0 on the benchmark, 5
+  /// "down"s had "go" as the one other word, no "right" "eight", one "left" "five"; of its
+  /// other words moving the ninja, 15, 10 and 7 (stop 110's run of `directme-bench accuracy`,
+  /// the heard lines). Built and measured end to end: see Deciding.md.
+  public static let measuredRivals: [String: [String]] = ["down": ["go"], "right": ["eight"], "left": ["five"]]
+
+  /// Whether `segment` (a command word with its margin) is refused by its rival: one of
+  /// `rivals` for its word read alone over its stretch explains it better. The rival's word
+  /// when refused, nil otherwise.
+  public func rival(of segment: WordSegment) -> String? {
+    guard let margin = segment.margin, margin < 0, let other = segment.otherWord,
+      rivals?[segment.word]?.contains(other) == true
+    else { return nil }
+    return other
+  }
 
   /// A second opinion on unsure command words from the acoustic model the detector's model
   /// was adapted from (its `adaptation.json`'s base: for the shipped model, Debian's stock

@@ -100,6 +100,9 @@ public enum Rejection: Hashable, Sendable, Codable {
   /// An unsure command word (`word`, at `confidence`) that the model the detector's model was
   /// adapted from hears as another command (`baseHeard`): the second opinion refused it.
   case overruled(heard: [String], word: String, confidence: Double, baseHeard: String)
+  /// A command word (`word`) that one of its rivals (`rival`: a word people say that is not
+  /// a command, "go" for "down") explains better alone (`Detector.rivals`).
+  case rival(heard: [String], word: String, rival: String)
 
   /// A short human-readable reason.
   public var reason: String {
@@ -139,6 +142,8 @@ public enum Rejection: Hashable, Sendable, Codable {
       "too much other speech around the command: \"\(heard.joined(separator: " "))\" (\(other) other words > \(limit))"
     case .overruled(_, let word, let confidence, let baseHeard):
       "second opinion: the base model hears \"\(baseHeard)\" where \"\(word)\" was heard (confidence \(confidence.formatted(digits: 2)))"
+    case .rival(_, let word, let rival):
+      "\"\(rival)\" fits it better than \"\(word)\" (a word people say that is not a command)"
     }
   }
 
@@ -155,6 +160,7 @@ public enum Rejection: Hashable, Sendable, Codable {
     case .lowConfidence: "low-confidence"
     case .tooMuchOtherSpeech: "too-much-other-speech"
     case .overruled: "overruled"
+    case .rival: "rival"
     }
   }
 }
@@ -285,7 +291,7 @@ public struct Interpreter: Sendable {
     var voiced = false
 
     var instructions: [Instruction] = []
-    var unsure: [(word: String, confidence: Double, overruledBy: String?)] = []
+    var unsure: [(word: String, confidence: Double, overruledBy: Overrule?)] = []
     var companions: [Instruction] = []
     var otherWords = 0
     for (index, segment) in spoken.enumerated() {
@@ -316,7 +322,8 @@ public struct Interpreter: Sendable {
             Instruction(
               direction: direction, heard: segment.word, start: segment.start, end: segment.end, confidence: confidence))
         }
-        // Overruled only when sure enough without the second opinion; otherwise, too unsure.
+        // Overruled only when sure enough without the second opinion or the rival; otherwise,
+        // too unsure.
         let overruled = assessed.detected >= settings.threshold ? assessed.overruledBy : nil
         unsure.append((segment.word, assessed.detected, overruled))
       } else if vocabulary.isCarrier(segment.word) {
@@ -366,10 +373,15 @@ public struct Interpreter: Sendable {
         return Interpretation(instructions: [], rejection: rejection)
       }
       if let most = unsure.max(by: { $0.confidence < $1.confidence }) {
-        if let baseHeard = most.overruledBy {
+        switch most.overruledBy {
+        case .base(let baseHeard)?:
           return Interpretation(
             instructions: [],
             rejection: .overruled(heard: heard, word: most.word, confidence: most.confidence, baseHeard: baseHeard))
+        case .rival(let rival)?:
+          return Interpretation(instructions: [], rejection: .rival(heard: heard, word: most.word, rival: rival))
+        case nil:
+          break
         }
         return Interpretation(
           instructions: [],
@@ -387,12 +399,19 @@ public struct Interpreter: Sendable {
     assess(wordAt: index, in: spoken, result: result).confidence
   }
 
+  /// What refused a command word its calibration would take: the base model's second
+  /// opinion, hearing another command, or a rival of the word (`Detector.rivals`).
+  private enum Overrule {
+    case base(String)
+    case rival(String)
+  }
+
   /// The command word at `index`'s confidence (as `confidence(ofWordAt:in:result:)`), and when
-  /// the base model's second opinion overrules it (confidence 0): the calibrated confidence
-  /// it had (`detected`) and the command the base model heard instead (`overruledBy`).
+  /// the base model's second opinion or a rival overrules it (confidence 0): the calibrated
+  /// confidence it had (`detected`) and what overruled it (`overruledBy`).
   private func assess(
     wordAt index: Int, in spoken: [WordSegment], result: RecognitionResult
-  ) -> (confidence: Double?, detected: Double, overruledBy: String?) {
+  ) -> (confidence: Double?, detected: Double, overruledBy: Overrule?) {
     let segment = spoken[index]
     guard let margin = segment.margin else { return (segment.confidence, segment.confidence ?? 0, nil) }
     let detector = settings.detector
@@ -401,8 +420,10 @@ public struct Interpreter: Sendable {
       margin: margin, duration: weighedDuration(index, of: spoken, signal: result.signal), loud: segment.loud, dynamicRange: result.signal?.dynamicRange)
     // The model it was adapted from hears another command there: refused.
     if let second = detector.secondOpinion, !second.stands(segment, confidence: confidence, signal: result.signal) {
-      return (0, confidence, segment.secondOpinion?.word)
+      return (0, confidence, segment.secondOpinion.map { .base($0.word) })
     }
+    // One of its rivals, a word said that is not a command, explains its stretch better.
+    if let rival = detector.rival(of: segment) { return (0, confidence, .rival(rival)) }
     return (confidence, confidence, nil)
   }
 

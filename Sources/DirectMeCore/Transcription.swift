@@ -60,6 +60,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// on its own confidence only, never as a companion of another command (a weak reading of
   /// the louder sound beside a command found elsewhere in the same second of voices).
   public var readElsewhere: Bool?
+  /// For a lone command word of the commands reading (no carriers, not one of several
+  /// command words run together): the one word the other-words search read over its stretch,
+  /// when it read one alone (`Detector.rivals`). Set by the final pass.
+  public var otherWord: String?
 
   /// A second acoustic model's reading of a command word's stretch (see `Detector.SecondOpinion`).
   public struct SecondOpinion: Hashable, Sendable, Codable {

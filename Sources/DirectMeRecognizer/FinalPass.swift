@@ -581,6 +581,11 @@ extension PocketSphinxRecognizer {
         repointedTimes[position] = otherTime
       }
       marked.segments[keep].margin = margin
+      // The one other word read over a lone command word's stretch (not with carriers: there
+      // the carried other words hold the carriers too), for the detector's rivals.
+      if searches.0 == Search.direction, let words = other?.words, words.count == 1 {
+        marked.segments[keep].otherWord = words[0]
+      }
       if let said, command != nil, other != nil {
         marked.segments[keep].secondOpinion = try askedSecondOpinion(
           said, margin: margin, on: stretch, searches: searches, asking: asking, heard: heard, periods: &periods,

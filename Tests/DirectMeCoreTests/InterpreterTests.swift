@@ -554,3 +554,57 @@ struct SecondOpinionTests {
     #expect(Detector.SecondOpinion.forModel(in: personal) == nil)
   }
 }
+
+@Suite("Interpreter with a detector, a command word's rivals")
+struct RivalTests {
+  /// Confidence 0.5 at a margin of 0 (slope 0.1, intercept 1): 0.73 at 0, 0.6 at -5.9.
+  let interpreter: Interpreter = {
+    var detector = Detector(
+      calibrations: [:], fallback: .init(slope: 0.1, intercept: 1, minimumDuration: 0.1),
+      gate: .open, threshold: 0.6, rescueThreshold: 0.5)
+    detector.rivals = ["down": ["go"]]
+    return Interpreter(settings: InterpreterSettings(detector: detector))
+  }()
+
+  func result(_ word: String = "down", margin: Double, other: String?) -> RecognitionResult {
+    var segment = WordSegment(word: word, start: 0.2, end: 0.6, score: -20, margin: margin)
+    segment.otherWord = other
+    return RecognitionResult(
+      transcriptions: [Transcription(segments: [segment], score: -20)], start: 0, end: 1,
+      signal: SignalEvidence(voiced: 0.35, longestVoiced: 0.3, dynamicRange: 40))
+  }
+
+  @Test("a command word its rival alone explains better is refused, naming the rival; at a margin of 0 or more, or beaten by another word, it stands")
+  func refusal() {
+    // Confidence 0.67 at -3: taken, but for its rival.
+    #expect(interpreter.interpret(result(margin: -3, other: "done")).directions == [.down])
+    let refused = interpreter.interpret(result(margin: -3, other: "go"))
+    #expect(refused.directions.isEmpty)
+    #expect(refused.rejection?.code == "rival")
+    #expect(refused.rejection?.reason == "\"go\" fits it better than \"down\" (a word people say that is not a command)")
+    // Not beaten: the command explains its stretch better than its rival.
+    #expect(interpreter.interpret(result(margin: 0, other: "go")).directions == [.down])
+    // A rival of another command; no other word read alone over the stretch.
+    #expect(interpreter.interpret(result("up", margin: -3, other: "go")).directions == [.up])
+    #expect(interpreter.interpret(result(margin: -3, other: nil)).directions == [.down])
+    // Too unsure anyway: refused for that.
+    #expect(interpreter.interpret(result(margin: -20, other: "go")).rejection?.code == "low-confidence")
+  }
+
+  @Test("a detector file without rivals has none; rivals are written and read back")
+  func file() throws {
+    var detector = interpreter.settings.detector
+    detector.rivals = nil
+    let without = try JSONDecoder().decode(Detector.self, from: try detector.json())
+    #expect(without.rivals == nil)
+    #expect(!String(decoding: try detector.json(), as: UTF8.self).contains("rivals"))
+    detector.rivals = Detector.measuredRivals
+    let with = try JSONDecoder().decode(Detector.self, from: try detector.json())
+    #expect(with.rivals == ["down": ["go"], "right": ["eight"], "left": ["five"]])
+    var segment = WordSegment(word: "right", start: 0, end: 0.4, score: -10, margin: -1)
+    segment.otherWord = "eight"
+    #expect(with.rival(of: segment) == "eight")
+    segment.margin = nil
+    #expect(with.rival(of: segment) == nil)
+  }
+}

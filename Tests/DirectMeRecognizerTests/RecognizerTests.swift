@@ -955,6 +955,19 @@ struct RecognizerRealSpeechTests {
     #expect(try directions(in: file, recognizer: recognizer).directions.isEmpty)
   }
 
+  @Test("a \"go\" read as \"down\" moves nothing: \"go\" alone explains its stretch better, and it is \"down\"'s rival")
+  func rivalRefuses() throws {
+    // A checking speaker's "go", read as "down" at a margin of -0.1, which the calibration
+    // took (confidence 0.81); the other words read it as "go".
+    let recognizer = try PocketSphinxRecognizer(configuration: shippedConfiguration())
+    let file = TestSupport.trainingSet!.appendingPathComponent("sc/other/go_2335770e_nohash_1.wav")
+    let heard = try directions(in: file, recognizer: recognizer)
+    #expect(heard.directions.isEmpty)
+    let down = heard.utterances.compactMap(\.result.commandsReading).flatMap(\.segments).filter { $0.word == "down" }
+    #expect(!down.isEmpty && down.allSatisfy { $0.otherWord == "go" && ($0.margin ?? 0) < 0 }, "\(down)")
+    #expect(heard.utterances.contains { $0.interpretation.rejection?.code == "rival" })
+  }
+
   @Test("a short \"up\" whose vowel the decoder gave to the silence before it is taken: its voicing is looked for just beyond its time")
   func vowelGivenToTheSilence() throws {
     // A checking speaker's "up": its vowel lies at 0.18-0.30 s, the commands reading puts
