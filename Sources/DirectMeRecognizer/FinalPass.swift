@@ -581,10 +581,11 @@ extension PocketSphinxRecognizer {
         repointedTimes[position] = otherTime
       }
       marked.segments[keep].margin = margin
-      // The one other word read over a lone command word's stretch, for the detector's rivals
-      // (not with carriers: a lone "go" before the command stays in its stretch, and the
-      // other words may read "go down" as the "go" alone).
-      if carrierCount == 0, searches.0 == Search.direction, let words = other?.words, words.count == 1 {
+      // The one other word read over a lone command word's stretch (<direction> against
+      // <garbage>: without carriers the stretch is never read carried), for the detector's
+      // rivals; not with carriers: a lone "go" before the command stays in its stretch, and
+      // the other words may read "go down" as the "go" alone.
+      if carrierCount == 0, let words = other?.words, words.count == 1 {
         marked.segments[keep].otherWord = words[0]
       }
       if let said, command != nil, other != nil {

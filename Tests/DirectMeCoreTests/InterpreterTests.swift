@@ -557,7 +557,7 @@ struct SecondOpinionTests {
 
 @Suite("Interpreter with a detector, a command word's rivals")
 struct RivalTests {
-  /// Confidence 0.5 at a margin of 0 (slope 0.1, intercept 1): 0.73 at 0, 0.6 at -5.9.
+  /// Confidence 0.5 at a margin of -10 (slope 0.1, intercept 1): 0.73 at 0, 0.67 at -3, 0.6 at -5.9.
   let interpreter: Interpreter = {
     var detector = Detector(
       calibrations: [:], fallback: .init(slope: 0.1, intercept: 1, minimumDuration: 0.1),
