@@ -18,7 +18,8 @@
       The same for any rule over a taken word and its utterance: EXPRESSION is a Python
       expression, true for a word to refuse, over the word's printed features (m, c, run,
       loud, loud_run, band, tone, speech, out), its utterance's (seconds, voiced, range, all_voiced,
-      quiet_voiced, warp), word ("up", ...), synthetic (routed to the synthetic voices'
+      quiet_voiced, warp), word ("up", ...), other (the utterance's other-words reading,
+      "nonspeech" written "spn" before stop 89), synthetic (routed to the synthetic voices'
       model), and base and base_m (the second opinion's word and margin, "" and nan when
       the base model was not asked). A feature not printed is nan, which no comparison
       holds: the word is kept, as the gate keeps a word it cannot measure. Stop 98's
@@ -69,6 +70,7 @@ def names(word, margin, confidence, rest, utterance):
         ["seconds", "voiced", "range", "all_voiced", "quiet_voiced"],
         [float(stats.group(i)) for i in range(1, 6)] if stats else [math.nan] * 5))
     values["warp"] = feature(utterance.split("(", 1)[-1], "warp") or math.nan
+    values["other"] = utterance.split(" (", 1)[0].strip()
     values.update(word=word, c=confidence, synthetic="synthetic model" in utterance, nan=math.nan)
     base = re.search(r"base: (\w+) (-?[\d.]+)", rest)
     values.update(base=base.group(1) if base else "", base_m=float(base.group(2)) if base else math.nan)
