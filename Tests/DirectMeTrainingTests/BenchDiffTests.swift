@@ -38,6 +38,10 @@ struct BenchDiffTests {
     #expect(long.stdout.contains("items gained 1, lost 0"), "\(long.stdout)")
     #expect(long.stdout.contains("other words"), "\(long.stdout)")
 
+    // The other-words reading by name: "go" is the 1.2-s utterance's.
+    let rival = try TestSupport.run(["python3", Self.script, file.path, "--where", "other == 'go'"])
+    #expect(rival.status == 0 && rival.stdout.contains("items gained 1, lost 0"), "\(rival.stdout)")
+
     // A feature a word does not print (no speech likeness here) is nan: no word is refused.
     let unmeasured = try TestSupport.run(["python3", Self.script, file.path, "--where", "speech < 100"])
     #expect(unmeasured.status == 0 && unmeasured.stdout.contains("items gained 0, lost 0"), "\(unmeasured.stdout)")
