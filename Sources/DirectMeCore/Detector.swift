@@ -553,10 +553,10 @@ public struct Detector: Hashable, Sendable, Codable {
     /// sharp spectral peaks (`WordSegment.toneShare`), at most: the rest 26 dB or more under
     /// them is a ringing glass's or a bird's note, not a voice. Of the 5,285 words other than
     /// "up" that moved the ninja rightly on the benchmark (stop 112's run, 17,722 items), the
-    /// purest kept 99.6% there (an espeak-ng voice's "down", 24 dB), people's at most 99.3%
-    /// (a checking speaker's low "right", its lower-voiced copy), while a glass clinking over
-    /// running water, a water glass struck and a quail's call in a room, read as "down", kept
-    /// 99.8-100%. Measured 2026-12-05 (stop 113; `directme-bench accuracy`, every part, against
+    /// purest kept 99.6% there (an espeak-ng voice's "down": the rest 24 dB under), people's
+    /// at most 99.3% (a checking speaker's low "right", its lower-voiced copy), while a glass
+    /// clinking over running water, a water glass struck and a quail's call in a room, read as
+    /// "down", kept 99.8-100%. Measured 2026-12-05 (stop 113; `directme-bench accuracy`, every part, against
     /// a build without it): see the model's README.
     public static let maximumToneShare = 0.9975
 
