@@ -19,7 +19,7 @@
       expression, true for a word to refuse, over the word's printed features (m, c, run,
       loud, loud_run, band, tone, speech, out), its utterance's (seconds, voiced, range, all_voiced,
       quiet_voiced, warp), word ("up", ...), other (the utterance's other-words reading,
-      "nonspeech" written "spn" before stop 89), synthetic (routed to the synthetic voices'
+      "of", "go now", ...), synthetic (routed to the synthetic voices'
       model), and base and base_m (the second opinion's word and margin, "" and nan when
       the base model was not asked). A feature not printed is nan, which no comparison
       holds: the word is kept, as the gate keeps a word it cannot measure. Stop 98's

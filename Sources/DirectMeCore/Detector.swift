@@ -409,9 +409,8 @@ public struct Detector: Hashable, Sendable, Codable {
     /// holds as long as a vowel (`briefestVowel`, `voicelessClick`: a click) or comes in pieces
     /// that do not (`brokenLoudPart`: a clatter), its energy lies outside the speech band
     /// (`minimumSpeechShare`, more of it for an "up" that does not stand out:
-    /// `minimumSpeechShareOfFaintUp`) or nearly all of it in a few pure tones (`maximumToneShare`),
-    /// and for "up", in a few pure tones (`maximumToneShare(ofUpWithMargin:)`) or in a sound too
-    /// brief for a vowel (`briefUp`).
+    /// `minimumSpeechShareOfFaintUp`) or in a few pure tones (`maximumToneShare(of:margin:)`,
+    /// less of it for "up"), and for "up", in a sound too brief for a vowel (`briefUp`).
     public static func unlikeVoice(_ word: WordSegment, in evidence: SignalEvidence? = nil) -> UnlikeVoice? {
       if let run = word.loudRun {
         if run + 1e-9 < briefestVowel
@@ -426,9 +425,8 @@ public struct Detector: Hashable, Sendable, Codable {
       if let share = word.speechShare, share + 1e-9 < minimumSpeechShare(of: word.word, standout: word.standout) {
         return .outsideSpeechBand
       }
-      if let tone = word.toneShare, tone >= maximumToneShare { return .pureTones }
+      if let tone = word.toneShare, tone >= maximumToneShare(of: word.word, margin: word.margin) { return .pureTones }
       guard word.word == "up" else { return nil }
-      if let tone = word.toneShare, tone >= maximumToneShare(ofUpWithMargin: word.margin) { return .pureTones }
       if let loud = word.loud, loud + 1e-9 < briefUp.loud, let duration = evidence?.duration, duration < briefUp.utterance {
         return .brief
       }
@@ -556,9 +554,14 @@ public struct Detector: Hashable, Sendable, Codable {
     /// purest kept 99.6% there (an espeak-ng voice's "down": the rest 24 dB under), people's
     /// at most 99.3% (a checking speaker's low "right", its lower-voiced copy), while a glass
     /// clinking over running water, a water glass struck and a quail's call in a room, read as
-    /// "down", kept 99.8-100%. Measured 2026-12-05 (stop 113; `directme-bench accuracy`, every part, against
-    /// a build without it): see the model's README.
+    /// "down", kept 99.8-100%. Measured 2026-12-05 (stop 113; `directme-bench accuracy`, every
+    /// part, against a build without it): see the model's README.
     public static let maximumToneShare = 0.9975
+
+    /// `maximumToneShare`, or for "up" `maximumToneShare(ofUpWithMargin:)`.
+    public static func maximumToneShare(of word: String, margin: Double?) -> Double {
+      word == "up" ? maximumToneShare(ofUpWithMargin: margin) : maximumToneShare
+    }
 
     /// `maximumToneShareOfUp`, or less for an "up" whose margin is not clear (under
     /// `unsureUpMargin`, the shipped gate's `clearMargin`): a sound the other words explain
