@@ -233,9 +233,45 @@ public final class CommandListener {
     let audio = measuredAudio()
     guard !cannotBeActedOn(audio), let soFar = try recognizer.resultSoFar() else { return nil }
     let result = measured(soFar, start: start, endless: beganInEndlessSound, audio: audio)
+    guard Self.mayDecideEarly(result, interpreter: interpreter, lastCommandEnd: lastInstructionEnd) else { return nil }
     let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
     return utterance.interpretation.instructions.isEmpty ? nil : utterance
   }
+
+  /// Whether `result` (the audio so far of an utterance under way) may be acted on now: in an
+  /// utterance ranging `earlyStandoutRange` dB or more (a room's quiet, not noise) and heard by
+  /// the people's model (not routed to a synthetic voice's), each command word it would act on
+  /// stands `earlyStandout` dB or more over the utterance's median level
+  /// (`WordSegment.standout`); otherwise the utterance's end decides. A word said to the ninja
+  /// in a quiet room stands far over the room; a cry, a grunt or an animal's call that the
+  /// commands reading heard as "up" is most of its own utterance, and its reading over the
+  /// sound so far is not the one its whole sound gets: of the dev sounds' instructions
+  /// (`scripts/dev-sounds.sh`: people's cries, music, ambience) 47 of 60 came from early
+  /// decisions, and the utterance's end refused 12 of the cries' 16. Measured 2026-12-05
+  /// (stop 114): `directme-bench accuracy`, 17,722 items, 10 gained and 8 lost (people's cries
+  /// 6.8 -> 5.8% moving the ninja, real sounds in a room 2.4 -> 2.0%; lost, 3 commands in a
+  /// reverberant room and 3 of one speaker's sequences said without pauses, whose words stand
+  /// less over their utterance); held out (`scripts/held-out.sh`), 10 sounds fewer moving the
+  /// ninja (MegaGlest's death cries in a room 5.9 -> 4.3%), babble item for item the same,
+  /// real ambience within a command; `directme-bench live`, real people's sequences 140 / 197
+  /// ms (p50 / p95; 184 before), every command acted on as before. Synthetic voices are left
+  /// out: their sequences' words run closer together, and asked of them the rule left 7 of 179
+  /// commands to the utterance's end (p95 260 -> 871 ms). Asked at every range: the dev music
+  /// and ambience gained too, but the bench lost commands over music and in continuous noise
+  /// (31 gained, 26 lost).
+  static func mayDecideEarly(_ result: RecognitionResult, interpreter: Interpreter, lastCommandEnd: Double?) -> Bool {
+    guard (result.signal?.dynamicRange ?? 0) >= earlyStandoutRange, result.voiceModel == nil else { return true }
+    let interpretation = interpreter.interpret(result, lastCommandEnd: lastCommandEnd)
+    let segments = (result.commandsReading ?? result.bestTranscription).segments
+    return interpretation.instructions.allSatisfy { instruction in
+      let word = segments.first { $0.word == instruction.heard && abs($0.start - instruction.start) < 0.005 }
+      return (word?.standout ?? .infinity) + 1e-9 >= earlyStandout
+    }
+  }
+
+  /// See `mayDecideEarly`.
+  static let earlyStandout = 15.0
+  static let earlyStandoutRange = 30.0
 
   /// Interprets `result`; after an early decision, the instructions already emitted are left
   /// out: an instruction is the same as an emitted one when their words share most of their

@@ -172,6 +172,31 @@ struct CommandListenerTests {
     #expect(stage.scene(at: listener.time).partial.isEmpty)
   }
 
+  @Test("in a quiet room an early decision asks its command words to stand 15 dB over their utterance; in noise, or standing out, it is made")
+  func earlyStandout() {
+    let interpreter = Interpreter()
+    func mayDecide(standout: Double?, range: Double, routed: Bool = false) -> Bool {
+      var heard = transcription([("up", 0.2, 0.5)], score: -10)
+      heard.segments[0].standout = standout
+      var result = RecognitionResult(
+        transcriptions: [heard], start: 0, end: 0.7, signal: SignalEvidence(voiced: 0.2, longestVoiced: 0.1, dynamicRange: range))
+      if routed { result.voiceModel = "synthetic" }
+      return CommandListener.mayDecideEarly(result, interpreter: interpreter, lastCommandEnd: nil)
+    }
+    // A cry read as "up", most of its own utterance, in a room's quiet: left to the utterance's end.
+    #expect(!mayDecide(standout: 8, range: 50))
+    #expect(!mayDecide(standout: 14.9, range: 30))
+    // A word said over a quiet room stands far over it.
+    #expect(mayDecide(standout: 15, range: 50))
+    #expect(mayDecide(standout: 32, range: 60))
+    // Amid noise (a range under 30 dB) a command stands little over the noise: not asked.
+    #expect(mayDecide(standout: 8, range: 29.9))
+    // Not measured: not asked.
+    #expect(mayDecide(standout: nil, range: 50))
+    // A synthetic voice (routed to its model): not asked; its words run closer together.
+    #expect(mayDecide(standout: 8, range: 90, routed: true))
+  }
+
   @Test("what an early decision acted on is settled, and an utterance its early decisions end is not decoded again")
   func settledAudio() throws {
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
