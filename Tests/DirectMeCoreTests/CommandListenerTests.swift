@@ -175,26 +175,47 @@ struct CommandListenerTests {
   @Test("in a quiet room an early decision asks its command words to stand 15 dB over their utterance; in noise, or standing out, it is made")
   func earlyStandout() {
     let interpreter = Interpreter()
-    func mayDecide(standout: Double?, range: Double, routed: Bool = false) -> Bool {
-      var heard = transcription([("up", 0.2, 0.5)], score: -10)
-      heard.segments[0].standout = standout
+    // An utterance starting 2 s into the stream: a room's quiet at -70 dBFS, 0.7 s long, and
+    // its words (times in the stream) at `level` dBFS.
+    func mayDecide(
+      _ words: [(String, Double, Double)] = [("up", 2.2, 2.5)], level: Double = -55, range: Double,
+      routed: Bool = false, committed: [Instruction] = []
+    ) -> Bool {
+      let start = 2.0
+      var heard = transcription(words, score: -10)
+      for w in heard.segments.indices { heard.segments[w].margin = 10 }
+      var energies = [Double](repeating: -70, count: 70)
+      for (_, from, to) in words {
+        let frames = CommandListener.frames(from: from - start, to: to - start)
+        for f in frames where f < energies.count { energies[f] = level }
+      }
       var result = RecognitionResult(
-        transcriptions: [heard], start: 0, end: 0.7, signal: SignalEvidence(voiced: 0.2, longestVoiced: 0.1, dynamicRange: range))
+        transcriptions: [heard], start: start, end: start + 0.7, signal: SignalEvidence(voiced: 0.2, longestVoiced: 0.1, dynamicRange: range))
       if routed { result.voiceModel = "synthetic" }
-      return CommandListener.mayDecideEarly(result, interpreter: interpreter, lastCommandEnd: nil)
+      return CommandListener.mayDecideEarly(
+        result, interpreter: interpreter, lastCommandEnd: nil, committed: committed, energies: energies, start: start)
     }
-    // A cry read as "up", most of its own utterance, in a room's quiet: left to the utterance's end.
-    #expect(!mayDecide(standout: 8, range: 50))
-    #expect(!mayDecide(standout: 14.9, range: 30))
-    // A word said over a quiet room stands far over it.
-    #expect(mayDecide(standout: 15, range: 50))
-    #expect(mayDecide(standout: 32, range: 60))
+    // A word said over a quiet room stands far over it (15 dB over the utterance's median, the
+    // room's level).
+    #expect(mayDecide(level: -55, range: 50))
+    #expect(mayDecide(level: -40, range: 60))
+    #expect(!mayDecide(level: -55.1, range: 50))
+    // A cry read as "up", most of its own utterance, in a room's quiet: its median is the
+    // cry's, and the decision is left to the utterance's end.
+    #expect(!mayDecide([("up", 2.0, 2.6)], level: -40, range: 50))
     // Amid noise (a range under 30 dB) a command stands little over the noise: not asked.
-    #expect(mayDecide(standout: 8, range: 29.9))
-    // Not measured: not asked.
-    #expect(mayDecide(standout: nil, range: 50))
+    #expect(mayDecide([("up", 2.0, 2.6)], level: -40, range: 29.9))
     // A synthetic voice (routed to its model): not asked; its words run closer together.
-    #expect(mayDecide(standout: 8, range: 90, routed: true))
+    #expect(mayDecide([("up", 2.0, 2.6)], level: -40, range: 90, routed: true))
+    // Commands said without pauses fill their utterance: each stands over the rest of it, the
+    // other commands left out of the median.
+    let run = [("left", 2.1, 2.3), ("down", 2.3, 2.5)]
+    #expect(mayDecide(run, level: -45, range: 50))
+    // A word already acted on early in the utterance is not asked again: only the new one, and
+    // the word acted on is left out of its median.
+    let words = [("up", 2.0, 2.3), ("left", 2.45, 2.6)]
+    #expect(!mayDecide(words, level: -40, range: 50))
+    #expect(mayDecide(words, level: -40, range: 50, committed: [Instruction(direction: .up, heard: "up", start: 2.0, end: 2.3)]))
   }
 
   @Test("what an early decision acted on is settled, and an utterance its early decisions end is not decoded again")
