@@ -244,8 +244,8 @@ public final class CommandListener {
   /// Whether `result` (the audio so far of an utterance under way) may be acted on now: in an
   /// utterance ranging `earlyStandoutRange` dB or more (a room's quiet, not noise) and heard by
   /// the people's model (not routed to a synthetic voice's), each command word it would act on
-  /// stands `earlyStandout` dB or more over the utterance's median level
-  /// (`WordSegment.standout`); otherwise the utterance's end decides. A word said to the ninja
+  /// stands `earlyStandout` dB or more over the utterance's median level (measured as
+  /// `WordSegment.standout` is, over the median given below); otherwise the utterance's end decides. A word said to the ninja
   /// in a quiet room stands far over the room; a cry, a grunt or an animal's call that the
   /// commands reading heard as "up" is most of its own utterance, and its reading over the
   /// sound so far is not the one its whole sound gets: of the dev sounds' instructions
@@ -279,7 +279,7 @@ public final class CommandListener {
     guard (result.signal?.dynamicRange ?? 0) >= earlyStandoutRange, result.voiceModel == nil else { return true }
     let instructions = interpreter.interpret(result, lastCommandEnd: lastCommandEnd).instructions
     let weighed = (result.commandsReading ?? result.bestTranscription).segments.filter { $0.margin != nil }
-    let spans = instructions.map { Self.frames(from: $0.start - start, to: $0.end - start) }
+    let spans = instructions.map { WordSegment.frames(from: $0.start - start, to: $0.end - start) }
     return instructions.indices.allSatisfy { i in
       let instruction = instructions[i]
       if committed.contains(where: { sameWord($0, instruction) }) { return true }
@@ -289,11 +289,6 @@ public final class CommandListener {
       let median = SignalEvidence.medianLevel(elsewhere.map { energies[$0] })
       return (SignalEvidence.standout(spans[i], of: energies, median: median) ?? .infinity) + 1e-9 >= earlyStandout
     }
-  }
-
-  /// The 10 ms frames from `start` to `end` seconds into the utterance (as `WordSegment.frames`).
-  static func frames(from start: Double, to end: Double) -> Range<Int> {
-    Int((start * 100).rounded(.down))..<max(Int((start * 100).rounded(.down)), Int((end * 100).rounded(.up)))
   }
 
   /// See `mayDecideEarly`.

@@ -93,7 +93,14 @@ public struct WordSegment: Hashable, Sendable, Codable {
   public var duration: Double { end - start }
 
   /// The 10 ms frames the segment's time covers, partial frames at either end included.
-  public var frames: Range<Int> { Int((start * 100).rounded(.down))..<Int((end * 100).rounded(.up)) }
+  public var frames: Range<Int> { Self.frames(from: start, to: end) }
+
+  /// The 10 ms frames from `start` to `end` seconds, partial frames at either end included
+  /// (none when `end` comes before `start`).
+  public static func frames(from start: Double, to end: Double) -> Range<Int> {
+    let first = Int((start * 100).rounded(.down))
+    return first..<max(first, Int((end * 100).rounded(.up)))
+  }
 
   /// Silence and noise markers ("<sil>", "[NOISE]", "+SPN+", "<s>") are not words anyone said.
   public var isFiller: Bool { Self.isFiller(word) }

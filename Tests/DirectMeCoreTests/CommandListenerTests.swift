@@ -186,7 +186,7 @@ struct CommandListenerTests {
       for w in heard.segments.indices { heard.segments[w].margin = 10 }
       var energies = [Double](repeating: -70, count: 70)
       for (_, from, to) in words {
-        let frames = CommandListener.frames(from: from - start, to: to - start)
+        let frames = WordSegment.frames(from: from - start, to: to - start)
         for f in frames where f < energies.count { energies[f] = level }
       }
       var result = RecognitionResult(
