@@ -51,18 +51,17 @@ def speech_part(x, audible):
     power = np.array([np.mean(x[i * 160:(i + 1) * 160] ** 2) + 1e-9 for i in range(frames)])
     peak = int(np.argmax(power))
     loud = power >= power[peak] / 10 ** (min(25, audible) / 10)
-    first = last = peak
-    for step in (1, -1):
-        index, gap = peak, 0
-        while 0 <= index + step < frames:
+
+    def reach(step):
+        """The furthest loud frame from the peak in one direction, past gaps of 150 ms at most."""
+        index = furthest = peak
+        gap = 0
+        while 0 <= index + step < frames and gap <= 15:
             index += step
-            if loud[index]:
-                first, last = (first, index) if step > 0 else (index, last)
-                gap = 0
-            else:
-                gap += 1
-                if gap > 15:
-                    break
+            furthest, gap = (index, 0) if loud[index] else (furthest, gap + 1)
+        return furthest
+
+    first, last = reach(-1), reach(1)
     return float(np.mean(power[power >= power[peak] / 100])), first * 160, (last + 1) * 160
 
 
@@ -145,7 +144,7 @@ def main():
         sys.exit("noise-reaction: needs numpy (pip install numpy): an analysis script's, not the product's")
     said_path = os.path.join(args.out, "said.json")
     made = json.load(open(said_path)) if os.path.exists(said_path) else make(args, bench)
-    totals = {"right": 0, "said": 0, "extra": 0, "reactions": []}
+    rows = []
     for noise in NOISES:
         right = total = extra = 0
         reactions = []
@@ -163,17 +162,15 @@ def main():
                         right += 1
                         reactions.append(got[match[0]][3] - end)
             extra += len(got) - len(used)
-        reactions.sort()
-        print("%-8s %2d of %2d right, %d more instructions; reaction p50 %.2f s, p90 %.2f s, slowest %.2f s"
-              % (noise, right, total, extra, quantile(reactions, 0.5), quantile(reactions, 0.9), reactions[-1] if reactions else float("nan")))
-        totals["right"] += right
-        totals["said"] += total
-        totals["extra"] += extra
-        totals["reactions"] += reactions
-    reactions = sorted(totals["reactions"])
-    print("all      %2d of %2d right, %d more instructions; reaction p50 %.2f s, p90 %.2f s, slowest %.2f s"
-          % (totals["right"], totals["said"], totals["extra"], quantile(reactions, 0.5), quantile(reactions, 0.9), reactions[-1] if reactions else float("nan")))
+        rows.append((noise, right, total, extra, reactions))
+        report(*rows[-1])
+    report("all", *(sum(row[k] for row in rows) for k in (1, 2, 3)), [r for row in rows for r in row[4]])
 
+
+def report(label, right, total, extra, reactions):
+    reactions = sorted(reactions)
+    print("%-8s %2d of %2d right, %d more instructions; reaction p50 %.2f s, p90 %.2f s, slowest %.2f s"
+          % (label, right, total, extra, quantile(reactions, 0.5), quantile(reactions, 0.9), reactions[-1] if reactions else float("nan")))
 
 if __name__ == "__main__":
     main()
