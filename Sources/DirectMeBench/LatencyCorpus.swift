@@ -90,19 +90,69 @@ extension TimedRecording {
   }
 }
 
+extension TimedRecording {
+  /// The room noises commands are said over in `overBackground`, each `seconds` long, two
+  /// recordings of each: the bench's seeded tap, bike, kitchen and pink noise, as `directme-bench
+  /// noises --seconds 30` writes them.
+  public static func backgrounds(seconds: Double = 30) -> [(name: String, samples: [Int16])] {
+    let rooms: [Signal.Room] = [.tap, .bike, .kitchen, .pink]
+    return rooms.flatMap { room in
+      (0..<2).map { variant in
+        let index = UInt64(Signal.Room.allCases.firstIndex(of: room)!)
+        return ("\(room.rawValue)-\(variant + 1)", room.make(seconds: seconds, seed: 1000 + UInt64(variant * 10) + index))
+      }
+    }
+  }
+
+  /// Commands said one at a time over a background that goes on (a running tap, a kitchen's
+  /// clatter), where a pause under the endpointer's floor may never come: `count` clips' words
+  /// (drawn with `random`), `gap` seconds apart from `lead` seconds on, over `background`. Each
+  /// word's speech part is at -20 dBFS and the background `snr` dB under it, so nothing clips;
+  /// each word ends where it falls `snr` + 5 dB under its loudest frame (what stands over the
+  /// background), or 25 dB, whichever is less.
+  public static func overBackground(
+    of clips: [(id: String, direction: Direction, samples: [Int16])], background: (name: String, samples: [Int16]), snr: Double,
+    count: Int = 6, gap: Double = 4, lead: Double = 8, random: inout Signal.Random
+  ) -> TimedRecording {
+    let speechPower = Double(32768 * 32768) * pow(10.0, -20.0 / 10)
+    let backgroundPower = background.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, background.samples.count))
+    let backgroundGain = backgroundPower > 0 ? (speechPower / pow(10, snr / 10) / backgroundPower).squareRoot() : 0
+    var mixed = background.samples.map { Double($0) * backgroundGain }
+    var words: [Word] = []
+    var ids: [String] = []
+    for part in 0..<count where !clips.isEmpty {
+      let clip = clips[Int.random(in: 0..<clips.count, using: &random)]
+      let at = Int((lead + gap * Double(part)) * Double(Signal.rate))
+      guard at + clip.samples.count <= mixed.count else { break }
+      let power = Signal.speechPower(clip.samples)
+      guard power > 0 else { continue }
+      let gain = (speechPower / power).squareRoot()
+      for (index, sample) in clip.samples.enumerated() { mixed[at + index] += Double(sample) * gain }
+      let (first, last) = Signal.wordFrames(clip.samples, range: min(25, snr + 5))
+      words.append(
+        Word(
+          direction: clip.direction, start: Double(at + first * 160) / Double(Signal.rate),
+          end: Double(at + (last + 1) * 160) / Double(Signal.rate)))
+      ids.append(clip.id)
+    }
+    return TimedRecording(
+      id: "\(background.name) (\(ids.joined(separator: "+")))", samples: mixed.map { Int16(clamping: Int($0.rounded())) }, words: words)
+  }
+}
+
 extension Signal {
   /// Quiet white noise, as of a room (-70 dBFS).
   public static func roomTone(_ seconds: Double, random: inout Random) -> [Int16] {
     whiteNoise(seconds, level: -70, random: &random)
   }
 
-  /// The frames (first, last) of the word in a one-word clip: the run of frames within 25 dB
-  /// of the loudest that holds the loudest, gaps of up to 150 ms bridged (a stop's closure),
+  /// The frames (first, last) of the word in a one-word clip: the run of frames within `range`
+  /// dB of the loudest that holds the loudest, gaps of up to 150 ms bridged (a stop's closure),
   /// so that a click or a breath apart from the word is not part of it.
-  public static func wordFrames(_ samples: [Int16]) -> (first: Int, last: Int) {
+  public static func wordFrames(_ samples: [Int16], range: Double = 25) -> (first: Int, last: Int) {
     let energies = frameEnergies(samples)
     guard let peak = energies.max(), let loudest = energies.firstIndex(of: peak) else { return (0, 0) }
-    let loud = energies.map { $0 >= peak - 25 }
+    let loud = energies.map { $0 >= peak - range }
     var first = loudest
     var last = loudest
     var gap = 0

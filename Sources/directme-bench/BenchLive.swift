@@ -15,8 +15,9 @@ struct LiveBench: ParsableCommand {
     discussion: """
       1. Latency in stream time, from the end of each spoken command to the instruction, on \
       sequences of 2-4 commands with 200-400 ms pauses (real people: the training set's \
-      checking speakers, when --train names it; and four flite voices), beside the v1 \
-      end-of-speech rule (0.5 s of silence). 2. Decode speed: `directme replay` of one long \
+      checking speakers, when --train names it; and four flite voices), and on the same real \
+      people's commands said one every 4 s over a room noise that goes on (tap, bike, kitchen, \
+      pink), beside the v1 end-of-speech rule (0.5 s of silence). 2. Decode speed: `directme replay` of one long \
       recording (and its streaming pass alone, without the final pass) beside \
       `pocketsphinx_continuous -infile` with the same grammar and with a four-word grammar. \
       3. Live, through a private PulseAudio daemon whose virtual \
@@ -34,6 +35,12 @@ struct LiveBench: ParsableCommand {
 
   @Option(help: ArgumentHelp("The training set: its checking speakers' command clips make the real people's sequences (skipped with a note when absent).", valueName: "folder"))
   var train: String = Resources.path("../shared/data/speech-commands-train")
+
+  @Option(help: "SNR (dB) of the real people's commands said over a room noise, one every 4 s.")
+  var backgroundSnr: Double = 10
+
+  @Flag(help: "Skip the commands said over a room noise.")
+  var noBackground = false
 
   @Option(help: "Minutes of audio in the long recording (0: skip the decode-speed part).")
   var longMinutes: Double = 5
@@ -85,24 +92,33 @@ struct LiveBench: ParsableCommand {
         let clips = try TrainingSet.read(URL(fileURLWithPath: train), part: .checking)
           .filter { $0.expected.count == 1 }.sorted { $0.path < $1.path }
           .map { (id: ($0.path as NSString).lastPathComponent, direction: $0.expected[0], samples: try Tools.samples($0.path)) }
-        corpora.append(("real people (\(clips.count) command clips of the training set's checking speakers)", TimedRecording.sequences(of: clips, count: sequences, pause: 0.2...0.4)))
+        corpora.append(("\(sequences) sequences of 2-4 commands, 200-400 ms pauses, real people (\(clips.count) command clips of the training set's checking speakers)", TimedRecording.sequences(of: clips, count: sequences, pause: 0.2...0.4)))
+        if !noBackground {
+          // One command every 4 s over 30 s of each noise: 48 commands, a pause under the
+          // endpointer's floor never coming.
+          var random = Signal.Random(seed: 7)
+          let backgrounds = TimedRecording.backgrounds().map {
+            TimedRecording.overBackground(of: clips, background: $0, snr: backgroundSnr, random: &random)
+          }
+          corpora.append(("\(backgrounds.count) recordings of 30 s, the same real people, one command every 4 s over a room noise that goes on (tap, bike, kitchen, pink), \(String(format: "%g", backgroundSnr)) dB under them", backgrounds))
+        }
       } else {
         emit("(real people skipped: no training set at \(train); --train names it)")
       }
-      corpora.append(("synthetic voices (flite slt, rms, awb, kal16)", try builder.timedSequences(count: sequences, pause: 0.2...0.4)))
+      corpora.append(("\(sequences) sequences of 2-4 commands, 200-400 ms pauses, synthetic voices (flite slt, rms, awb, kal16)", try builder.timedSequences(count: sequences, pause: 0.2...0.4)))
       let recognizer = try self.recognizer.makeRecognizer()
       let interpreter = try self.recognizer.makeInterpreter()
-      emit("1. Latency, end of the spoken command to the instruction (stream time), sequences of 2-4 commands, 200-400 ms pauses")
+      emit("1. Latency, end of the spoken command to the instruction (stream time)")
       let rules: [(String, EndpointerSettings)] = [
         ("DirectMe (acts \(EndpointerSettings().quickEndSilence) s after a command; ends at 0.5 s)", EndpointerSettings()),
         ("v1 baseline (acts at the end: 0.5 s of silence)", EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.5)),
       ]
       for (corpus, recordings) in corpora {
-        emit("\(recordings.count) sequences, \(corpus):")
-        emit(row("end-of-speech rule", "p50", "p95", "<= 250 ms", "commands acted on", "sequences exact", "extra"))
+        emit("\(corpus):")
+        emit(row("end-of-speech rule", "p50", "p95", "slowest", "<= 250 ms", "commands acted on", "recordings exact", "extra"))
         for (name, settings) in rules {
           var measurement = LatencyMeasurement()
-          for recording in recordings {
+          for (number, recording) in recordings.enumerated() {
             recognizer.resetAdaptation()
             let listener = CommandListener(recognizer: recognizer, interpreter: interpreter, endpointer: settings)
             let result = try listener.run(samples: recording.samples)
@@ -114,19 +130,24 @@ struct LiveBench: ParsableCommand {
               if got != want {
                 let misses = outFolder.appendingPathComponent("misses")
                 try FileManager.default.createDirectory(at: misses, withIntermediateDirectories: true)
-                let file = misses.appendingPathComponent("\(corpora.firstIndex { $0.0 == corpus } ?? 0)-sequence-\(recording.id.split(separator: " ")[1]).wav").path
+                let file = misses.appendingPathComponent("\(corpora.firstIndex { $0.0 == corpus } ?? 0)-recording-\(number + 1).wav").path
                 try Tools.write(recording.samples, to: file)
                 warn("\(name.prefix(8)) \(file): want [\(want)] got [\(got)]")
               }
             }
             if ProcessInfo.processInfo.environment["DIRECTME_BENCH_LATENCIES"] != nil {
-              warn("latency \(recording.id): \(result.utterances.map { "\($0.emittedAt)" }.joined(separator: " ")) words end \(recording.words.map { "\($0.end)" }.joined(separator: " "))")
+              // Each instruction as direction@its word's end>emitted, and each word said as direction@end.
+              let acted = result.utterances.flatMap { utterance in
+                utterance.interpretation.instructions.map { String(format: "%@@%.2f>%.2f", $0.direction.rawValue, $0.end, utterance.emittedAt) }
+              }
+              warn(
+                "latency \(name.prefix(8)) \(recording.id): \(acted.joined(separator: " ")) said \(recording.words.map { String(format: "%@@%.2f", $0.direction.rawValue, $0.end) }.joined(separator: " "))")
             }
           }
           emit(
             row(
               name, milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.5)),
-              milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.95)),
+              milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.95)), milliseconds(measurement.latencies.max()),
               String(format: "%.0f%%", 100 * Double(measurement.latencies.filter { $0 <= 0.25 }.count) / Double(max(1, measurement.latencies.count))),
               "\(measurement.latencies.count)/\(measurement.expectedWords)",
               "\(measurement.exactSequences)/\(measurement.sequences)", "\(measurement.extraInstructions)"))
