@@ -115,7 +115,7 @@ struct LiveBench: ParsableCommand {
       ]
       for (corpus, recordings) in corpora {
         emit("\(corpus):")
-        emit(row("end-of-speech rule", "p50", "p95", "slowest", "<= 250 ms", "commands acted on", "recordings exact", "extra"))
+        emit(latencyRow("end-of-speech rule", "p50", "p95", "slowest", "<= 250 ms", "commands acted on", "recordings exact", "extra"))
         for (name, settings) in rules {
           var measurement = LatencyMeasurement()
           for (number, recording) in recordings.enumerated() {
@@ -145,7 +145,7 @@ struct LiveBench: ParsableCommand {
             }
           }
           emit(
-            row(
+            latencyRow(
               name, milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.5)),
               milliseconds(LatencyMeasurement.percentile(measurement.latencies, 0.95)), milliseconds(measurement.latencies.max()),
               String(format: "%.0f%%", 100 * Double(measurement.latencies.filter { $0 <= 0.25 }.count) / Double(max(1, measurement.latencies.count))),
@@ -489,9 +489,13 @@ struct LiveBench: ParsableCommand {
     value.map { String(format: "%.0f ms", $0 * 1000) } ?? "-"
   }
 
-  private func row(_ cells: String...) -> String {
-    let widths = [52, 14, 14, 14, 20, 18, 8]
-    return cells.enumerated().map { index, cell in
+  private func row(_ cells: String...) -> String { row(widths: [52, 14, 14, 14, 20, 18, 8], cells) }
+
+  /// A latency table's row: rule, p50, p95, slowest, within 250 ms, acted on, exact, extra.
+  private func latencyRow(_ cells: String...) -> String { row(widths: [54, 8, 8, 9, 10, 18, 17, 5], cells) }
+
+  private func row(widths: [Int], _ cells: [String]) -> String {
+    cells.enumerated().map { index, cell in
       cell.padding(toLength: max(cell.count, widths[min(index, widths.count - 1)]), withPad: " ", startingAt: 0)
     }.joined(separator: " ").trimmingCharacters(in: .whitespaces)
   }
