@@ -97,10 +97,7 @@ extension TimedRecording {
   public static func backgrounds(seconds: Double = 30) -> [(name: String, samples: [Int16])] {
     let rooms: [Signal.Room] = [.tap, .bike, .kitchen, .pink]
     return rooms.flatMap { room in
-      (0..<2).map { variant in
-        let index = UInt64(Signal.Room.allCases.firstIndex(of: room)!)
-        return ("\(room.rawValue)-\(variant + 1)", room.make(seconds: seconds, seed: 1000 + UInt64(variant * 10) + index))
-      }
+      (0..<2).map { variant in ("\(room.rawValue)-\(variant + 1)", room.recording(variant, seconds: seconds)) }
     }
   }
 
@@ -115,8 +112,7 @@ extension TimedRecording {
     count: Int = 6, gap: Double = 4, lead: Double = 8, random: inout Signal.Random
   ) -> TimedRecording {
     let speechPower = Double(32768 * 32768) * pow(10.0, -20.0 / 10)
-    let backgroundPower = background.samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, background.samples.count))
-    let backgroundGain = backgroundPower > 0 ? (speechPower / pow(10, snr / 10) / backgroundPower).squareRoot() : 0
+    let backgroundGain = Signal.gain(background.samples, toLevel: -20 - snr)
     var mixed = background.samples.map { Double($0) * backgroundGain }
     var words: [Word] = []
     var ids: [String] = []
@@ -137,6 +133,14 @@ extension TimedRecording {
     }
     return TimedRecording(
       id: "\(background.name) (\(ids.joined(separator: "+")))", samples: mixed.map { Int16(clamping: Int($0.rounded())) }, words: words)
+  }
+}
+
+extension Signal.Room {
+  /// Recording `variant` (from 0) of this noise made from `seed`, `seconds` long: the one
+  /// `directme-bench noises --seed SEED` writes as `<noise>-<variant + 1>.wav`.
+  public func recording(_ variant: Int, seconds: Double, seed: UInt64 = 1) -> [Int16] {
+    make(seconds: seconds, seed: seed &* 1000 &+ UInt64(variant * 10 + Signal.Room.allCases.firstIndex(of: self)!))
   }
 }
 

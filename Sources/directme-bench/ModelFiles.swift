@@ -48,7 +48,7 @@ struct NoiseFiles: ParsableCommand {
       try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
       for room in Signal.Room.allCases {
         for variant in 0..<variants {
-          let samples = room.make(seconds: seconds, seed: seed &* 1000 &+ UInt64(variant * 10 + Signal.Room.allCases.firstIndex(of: room)!))
+          let samples = room.recording(variant, seconds: seconds, seed: seed)
           let path = URL(fileURLWithPath: out).appendingPathComponent("\(room.rawValue)-\(variant + 1).wav").path
           try Tools.write(samples, to: path)
           print(path)
