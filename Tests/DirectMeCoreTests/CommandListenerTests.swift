@@ -218,6 +218,46 @@ struct CommandListenerTests {
     #expect(mayDecide(words, level: -40, range: 50, committed: [Instruction(direction: .up, heard: "up", start: 2.0, end: 2.3)]))
   }
 
+  @Test("in noise an early decision asks each command word for the gate's voiced run, which the utterance's end may relax")
+  func earlyVoicingInNoise() throws {
+    // The shipped gate's voicing: 20 ms of steady voicing, one frame for a clear margin (10) or
+    // in a long utterance in a room's noise. Confidence 0.62 at a margin of 5.
+    let needed = 0.02
+    try #require(needed > Detector.Gate.clearVoiced)
+    let gate = Detector.Gate(minimumVoiced: needed, minimumDynamicRange: 0, clearMargin: 10)
+    let detector = Detector(calibrations: [:], fallback: Detector.untrained.fallback, gate: gate, threshold: 0.5, rescueThreshold: 0.3)
+    let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
+    let start = 2.0
+    func mayDecide(voiced: Double?, range: Double = 18, margin: Double = 5, routed: Bool = false) -> Bool {
+      var heard = transcription([("move", 2.0, 2.2), ("up", 2.2, 2.5)], score: -10)
+      heard.segments[1].margin = margin
+      heard.segments[1].voiced = voiced
+      var result = RecognitionResult(
+        transcriptions: [heard], start: start, end: start + 0.7,
+        signal: SignalEvidence(voiced: 0.2, longestVoiced: 0.1, dynamicRange: range, duration: 0.7))
+      if routed { result.voiceModel = "synthetic" }
+      // The interpreter takes the word (the gate relaxed at its end), or the test asks nothing.
+      guard !interpreter.interpret(result, lastCommandEnd: nil).instructions.isEmpty else {
+        Issue.record("the interpreter took no command (voiced \(String(describing: voiced)), margin \(margin))")
+        return false
+      }
+      // The word stands 20 dB over the rest: the quiet room's rule takes it.
+      var energies = [Double](repeating: -60, count: 70)
+      for f in WordSegment.frames(from: 0.2, to: 0.5) { energies[f] = -40 }
+      return CommandListener.mayDecideEarly(result, interpreter: interpreter, lastCommandEnd: nil, energies: energies, start: start)
+    }
+    // In a room's noise, one voiced frame (a clear margin's, or a long noisy utterance's, at
+    // the utterance's end) waits for the end; the gate's run is decided on now.
+    #expect(!mayDecide(voiced: Detector.Gate.clearVoiced))
+    #expect(!mayDecide(voiced: Detector.Gate.clearVoiced, margin: 20))
+    #expect(mayDecide(voiced: needed))
+    // Voicing not measured: not asked, as the gate does not ask it.
+    #expect(mayDecide(voiced: nil))
+    // In a room's quiet the standout rule decides, and a synthetic voice is not asked.
+    #expect(mayDecide(voiced: Detector.Gate.clearVoiced, range: 50, margin: 20))
+    #expect(mayDecide(voiced: Detector.Gate.clearVoiced, routed: true))
+  }
+
   @Test("what an early decision acted on is settled, and an utterance its early decisions end is not decoded again")
   func settledAudio() throws {
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6), ("right", 0.7, 1.0)])
