@@ -218,13 +218,13 @@ struct CommandListenerTests {
     #expect(mayDecide(words, level: -40, range: 50, committed: [Instruction(direction: .up, heard: "up", start: 2.0, end: 2.3)]))
   }
 
-  @Test("in noise an early decision asks each command word for the gate's voiced run, which the utterance's end may relax")
+  @Test("in noise an early decision asks each command word for a steady voiced run, which the utterance's end may relax")
   func earlyVoicingInNoise() throws {
     // The shipped gate's voicing: 20 ms of steady voicing, one frame for a clear margin (10) or
     // in a long utterance in a room's noise. Confidence 0.62 at a margin of 5.
-    let needed = 0.02
-    try #require(needed > Detector.Gate.clearVoiced)
-    let gate = Detector.Gate(minimumVoiced: needed, minimumDynamicRange: 0, clearMargin: 10)
+    let needed = CommandListener.earlyVoicedInNoise
+    try #require(needed > 0.02)
+    let gate = Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0, clearMargin: 10)
     let detector = Detector(calibrations: [:], fallback: Detector.untrained.fallback, gate: gate, threshold: 0.5, rescueThreshold: 0.3)
     let interpreter = Interpreter(settings: InterpreterSettings(detector: detector))
     let start = 2.0
@@ -247,9 +247,11 @@ struct CommandListenerTests {
       return CommandListener.mayDecideEarly(result, interpreter: interpreter, lastCommandEnd: nil, energies: energies, start: start)
     }
     // In a room's noise, one voiced frame (a clear margin's, or a long noisy utterance's, at
-    // the utterance's end) waits for the end; the gate's run is decided on now.
+    // the utterance's end) or the gate's 20 ms waits for the end; a longer run is decided on now.
     #expect(!mayDecide(voiced: Detector.Gate.clearVoiced))
     #expect(!mayDecide(voiced: Detector.Gate.clearVoiced, margin: 20))
+    #expect(!mayDecide(voiced: 0.02))
+    #expect(!mayDecide(voiced: needed - 0.01))
     #expect(mayDecide(voiced: needed))
     // Voicing not measured: not asked, as the gate does not ask it.
     #expect(mayDecide(voiced: nil))
