@@ -295,7 +295,7 @@ public final class CommandListener {
       let words = weighed.filter { min($0.end, instruction.end) > max($0.start, instruction.start) }
       guard !words.isEmpty else { return true }
       guard inQuiet else {
-        return words.allSatisfy { Direction(rawValue: $0.word) == nil || ($0.voiced ?? .infinity) + 1e-9 >= earlyVoicedInNoise }
+        return words.allSatisfy { interpreter.vocabulary.direction(of: $0.word) == nil || ($0.voiced ?? .infinity) + 1e-9 >= earlyVoicedInNoise }
       }
       let elsewhere = energies.indices.filter { frame in !spans.indices.contains { $0 != i && spans[$0].contains(frame) } }
       let median = SignalEvidence.medianLevel(elsewhere.map { energies[$0] })
