@@ -233,11 +233,16 @@ public final class CommandListener {
     let audio = measuredAudio()
     guard !cannotBeActedOn(audio), let soFar = try recognizer.resultSoFar() else { return nil }
     let result = measured(soFar, start: start, endless: beganInEndlessSound, audio: audio)
+    // Interpreted once: the rule below and the decision read the same instructions.
+    let interpretStart = clock.now
+    let interpretation = interpreter.interpret(result, lastCommandEnd: lastInstructionEnd)
     guard
       Self.mayDecideEarly(
-        result, interpreter: interpreter, lastCommandEnd: lastInstructionEnd, committed: committed, energies: audio.energies, start: start)
+        result, instructions: interpretation.instructions, vocabulary: interpreter.vocabulary, committed: committed,
+        energies: audio.energies, start: start)
     else { return nil }
-    let utterance = decided(result, start: start, decodeStart: decodeStart, isEarly: true, cut: false)
+    let utterance = decided(
+      result, interpreted: (interpretation, interpretStart), start: start, decodeStart: decodeStart, isEarly: true, cut: false)
     return utterance.interpretation.instructions.isEmpty ? nil : utterance
   }
 
@@ -283,11 +288,22 @@ public final class CommandListener {
   static func mayDecideEarly(
     _ result: RecognitionResult, interpreter: Interpreter, lastCommandEnd: Double?, committed: [Instruction] = [], energies: [Double], start: Double
   ) -> Bool {
+    mayDecideEarly(
+      result, instructions: interpreter.interpret(result, lastCommandEnd: lastCommandEnd).instructions,
+      vocabulary: interpreter.vocabulary, committed: committed, energies: energies, start: start)
+  }
+
+  /// The same for the instructions `result` was interpreted as already (`vocabulary`: the
+  /// interpreter's, which knows its command words).
+  static func mayDecideEarly(
+    _ result: RecognitionResult, instructions: [Instruction], vocabulary: Vocabulary, committed: [Instruction] = [], energies: [Double],
+    start: Double
+  ) -> Bool {
     guard result.voiceModel == nil else { return true }
     let inQuiet = (result.signal?.dynamicRange ?? 0) >= earlyStandoutRange
-    let instructions = interpreter.interpret(result, lastCommandEnd: lastCommandEnd).instructions
     let weighed = (result.commandsReading ?? result.bestTranscription).segments.filter { $0.margin != nil }
-    let spans = instructions.map { WordSegment.frames(from: $0.start - start, to: $0.end - start) }
+    // Each instruction's frames, for the standout in a room's quiet (noise asks voicing alone).
+    let spans = inQuiet ? instructions.map { WordSegment.frames(from: $0.start - start, to: $0.end - start) } : []
     return instructions.indices.allSatisfy { i in
       let instruction = instructions[i]
       if committed.contains(where: { sameWord($0, instruction) }) { return true }
@@ -295,7 +311,7 @@ public final class CommandListener {
       let words = weighed.filter { min($0.end, instruction.end) > max($0.start, instruction.start) }
       guard !words.isEmpty else { return true }
       guard inQuiet else {
-        return words.allSatisfy { interpreter.vocabulary.direction(of: $0.word) == nil || ($0.voiced ?? .infinity) + 1e-9 >= earlyVoicedInNoise }
+        return words.allSatisfy { vocabulary.direction(of: $0.word) == nil || ($0.voiced ?? .infinity) + 1e-9 >= earlyVoicedInNoise }
       }
       let elsewhere = energies.indices.filter { frame in !spans.indices.contains { $0 != i && spans[$0].contains(frame) } }
       let median = SignalEvidence.medianLevel(elsewhere.map { energies[$0] })
@@ -329,10 +345,14 @@ public final class CommandListener {
   /// out: an instruction is the same as an emitted one when their words share most of their
   /// time (a later reading may place word boundaries a little differently, or gain or lose
   /// a word before it).
-  private func decided(_ result: RecognitionResult, start: Double, decodeStart: ContinuousClock.Instant, isEarly: Bool, cut: Bool) -> Utterance {
+  /// (`interpreted`: `result`'s interpretation and when it began, when interpreted already.)
+  private func decided(
+    _ result: RecognitionResult, interpreted: (Interpretation, started: ContinuousClock.Instant)? = nil, start: Double,
+    decodeStart: ContinuousClock.Instant, isEarly: Bool, cut: Bool
+  ) -> Utterance {
     let clock = ContinuousClock()
-    let interpretStart = clock.now
-    var interpretation = interpreter.interpret(result, lastCommandEnd: lastInstructionEnd)
+    let interpretStart = interpreted?.started ?? clock.now
+    var interpretation = interpreted?.0 ?? interpreter.interpret(result, lastCommandEnd: lastInstructionEnd)
     let before = interpretation.instructions.count
     interpretation.instructions.removeAll { instruction in
       committed.contains { Self.sameWord($0, instruction) }
