@@ -92,7 +92,14 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// 1e-40 they took 1.7 s of the recording's 2.3 s, but 24 of the 9,540 items moved the ninja
   /// where they had not, and no item gained: a pruned other-words reading is a worse one.)
   public var severalWordsBeams: [String: Double] = ["-beam": 1e-40, "-pbeam": 1e-40, "-wbeam": 1e-30]
-  /// Options of the streaming decoder, which gives partial results.
+  /// Options of the streaming decoder, which gives partial results. Its reading decides when
+  /// an early decision is tried (a direction last, then a short pause), so a cheaper one costs
+  /// reaction. Measured 2026-12-06 (stop 118, `directme replay` of the 5.1-minute recording;
+  /// `directme-bench live --no-live`): `-ds 2` replayed it in 5.7-5.8 s against 6.2 s (the same
+  /// instructions, three emitted later or together) but real people's sequences' p95 went
+  /// 197 -> 430 ms and synthetic voices' 260 -> 543 ms; `-topn 2` (5.6 s): 190 and 543 ms;
+  /// `-topn 3`: 190 and 756 ms; `-maxhmmpf 500`: every line the same, no faster beyond the
+  /// machine's noise. Not used.
   public var streamingDecoderOptions: [String: String] = ["-maxhmmpf": "1000"]
   /// The grammar's words that are commands.
   public var commandWords: Set<String>
