@@ -285,16 +285,9 @@ public final class CommandListener {
   /// without pauses, "left down left", whole again; a Spanish word and an 8 kHz "go" no longer
   /// moving the ninja); held out, MegaGlest's death cries 8.6 -> 8.0% and OpenClonk's other
   /// sounds 4.6 -> 4.2%, everything else the same.
-  static func mayDecideEarly(
-    _ result: RecognitionResult, interpreter: Interpreter, lastCommandEnd: Double?, committed: [Instruction] = [], energies: [Double], start: Double
-  ) -> Bool {
-    mayDecideEarly(
-      result, instructions: interpreter.interpret(result, lastCommandEnd: lastCommandEnd).instructions,
-      vocabulary: interpreter.vocabulary, committed: committed, energies: energies, start: start)
-  }
-
-  /// The same for the instructions `result` was interpreted as already (`vocabulary`: the
-  /// interpreter's, which knows its command words).
+  ///
+  /// `instructions`: what `result` was interpreted as; `vocabulary`: the interpreter's, which
+  /// knows its command words.
   static func mayDecideEarly(
     _ result: RecognitionResult, instructions: [Instruction], vocabulary: Vocabulary, committed: [Instruction] = [], energies: [Double],
     start: Double

@@ -467,3 +467,14 @@ struct EarlyThenOtherTests {
     #expect(last.interpretation.rejection == .notACommand(heard: ["hello"]), "\(String(describing: last.interpretation.rejection))")
   }
 }
+
+extension CommandListener {
+  /// `mayDecideEarly` for `result` as `interpreter` reads it, as `decideEarly` asks it.
+  static func mayDecideEarly(
+    _ result: RecognitionResult, interpreter: Interpreter, lastCommandEnd: Double?, committed: [Instruction] = [], energies: [Double], start: Double
+  ) -> Bool {
+    mayDecideEarly(
+      result, instructions: interpreter.interpret(result, lastCommandEnd: lastCommandEnd).instructions,
+      vocabulary: interpreter.vocabulary, committed: committed, energies: energies, start: start)
+  }
+}
