@@ -146,6 +146,52 @@ struct CommandListenerTests {
     #expect(alone.map(\.isEarly) == [false])
   }
 
+  @Test("in a noise the endpointer hears no pause in, a command is acted on once the streaming search reads a short silence after it")
+  func decoderPause() throws {
+    /// The finals of 1 s of a background (the endpointer's floor from the first frame) and 1.2 s
+    /// of a tone 12 dB over it (no pause to the endpointer), in which the streaming search reads `streaming` ("left" and the pause
+    /// after it, or more), and when the utterance started. `background`: the background's
+    /// amplitude (0: a room's quiet).
+    func finals(
+      _ streaming: [(String, Double, Double)], background: Double = 2000,
+      settings: EndpointerSettings = .init(highestInitialFloor: 0)
+    ) throws -> (started: Double, finals: [Utterance]) {
+      let recognizer = FakeRecognizer(reading: [("left", 0.3, 0.6)])
+      recognizer.streamingReading = [("<sil>", 0, 0.3), ("left", 0.3, 0.6)] + streaming
+      recognizer.early = true
+      let listener = CommandListener(recognizer: recognizer, endpointer: settings)
+      var seed: UInt64 = 5
+      var started = -1.0
+      var finals: [Utterance] = []
+      let before = background > 0 ? frames("tone", count: 100, amplitude: background, seed: &seed) : frames("quiet", count: 100, seed: &seed)
+      for chunk in before + frames("tone", count: 120, seed: &seed) {
+        for event in try listener.feed(chunk) {
+          if case .speechStarted(let at) = event { started = at }
+          if case .final(let utterance) = event { finals.append(utterance) }
+        }
+      }
+      for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+      return (started, finals)
+    }
+    let heard = try finals([("<sil>", 0.6, 0.74)])
+    #expect(heard.finals.first?.isEarly == true)
+    #expect(heard.finals.first?.interpretation.directions == [.left])
+    // Once the reading holds 0.14 s of silence after the word (looked at every 20 ms).
+    let after = (heard.finals.first?.emittedAt ?? 0) - heard.started
+    #expect(after >= 0.74 - 1e-9 && after <= 0.77, "acted on \(after) s into the utterance")
+    #expect(heard.finals.flatMap(\.interpretation.directions) == [.left], "not acted on twice")
+    // A shorter silence is no pause: the utterance's end decides.
+    let short = try finals([("<sil>", 0.6, 0.73)])
+    #expect(short.finals.map(\.isEarly) == [false])
+    #expect(short.finals.first?.interpretation.directions == [.left])
+    // In a room's quiet the endpointer's pauses decide, as they did.
+    let quiet = try finals([("<sil>", 0.6, 0.8)], background: 0)
+    #expect(quiet.finals.map(\.isEarly) == [false])
+    // Nor for an end-of-speech rule that waits 0.5 s for every word (the v1 baseline).
+    let waiting = try finals([("<sil>", 0.6, 0.8)], settings: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.5, highestInitialFloor: 0))
+    #expect(waiting.finals.map(\.isEarly) == [false])
+  }
+
   @Test("after an early decision the window shows nothing as heard until speech resumes, so nothing stale is left")
   func noStalePartial() throws {
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6)])
