@@ -21,8 +21,9 @@ public final class CommandListener {
   private var lastPartial: Transcription?
   /// An early decision was made in the current pause (none again until speech resumes).
   private var decidedInPause = false
-  /// When (seconds into the utterance under way) an early decision was last tried: a word the
-  /// streaming search ended before then has been looked at (see `decoderPause`).
+  /// When (seconds into the utterance under way) an early decision was last tried
+  /// (`decideEarly`): a word the streaming search ended before then has been looked at (see
+  /// `decoderPause`).
   private var lastEarlyTry = -Double.infinity
   /// Whether the last utterance was cut out of a sound that never paused (see
   /// `SignalEvidence.endless`), and whether the one under way began in that sound, the
@@ -160,10 +161,8 @@ public final class CommandListener {
         // hears a softer next word, or one in another voice, as no command at all, and the
         // final pass alone finds it (see PocketSphinxRecognizer.finalPassOfUnsettled).
         decidedInPause = true
-        lastEarlyTry = time - (utteranceStart ?? 0)
         if let utterance = try decideEarly() { return [.final(utterance)] }
       } else if framesSincePartial % Self.decoderPauseStride == 0, decoderPause() {
-        lastEarlyTry = time - (utteranceStart ?? 0)
         if let utterance = try decideEarly(inNoiseOnly: true) { return [.final(utterance)] }
       }
       framesSincePartial += 1
@@ -280,6 +279,7 @@ public final class CommandListener {
   /// where the endpointer hears the pauses.)
   private func decideEarly(inNoiseOnly: Bool = false) throws -> Utterance? {
     guard let start = utteranceStart else { return nil }
+    lastEarlyTry = time - start
     let clock = ContinuousClock()
     let decodeStart = clock.now
     let audio = measuredAudio()

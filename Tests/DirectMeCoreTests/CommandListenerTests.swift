@@ -149,9 +149,9 @@ struct CommandListenerTests {
   @Test("in a noise the endpointer hears no pause in, a command is acted on once the streaming search reads a short silence after it")
   func decoderPause() throws {
     /// The finals of 1 s of a background (the endpointer's floor from the first frame) and 1.2 s
-    /// of a tone 12 dB over it (no pause to the endpointer), in which the streaming search reads `streaming` ("left" and the pause
-    /// after it, or more), and when the utterance started. `background`: the background's
-    /// amplitude (0: a room's quiet).
+    /// of a tone 12 dB over it (no pause to the endpointer), in which the streaming search reads
+    /// "left" and then `streaming` (the pause after it), and when the utterance started.
+    /// `background`: the background's amplitude (0: a room's quiet).
     func finals(
       _ streaming: [(String, Double, Double)], background: Double = 2000,
       settings: EndpointerSettings = .init(highestInitialFloor: 0)
