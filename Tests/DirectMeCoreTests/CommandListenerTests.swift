@@ -192,6 +192,52 @@ struct CommandListenerTests {
     #expect(waiting.finals.map(\.isEarly) == [false])
   }
 
+  @Test("after a command acted on, a noise without a voice that breaks the endpointer's quiet again and again is not given to the final pass; a voice is")
+  func noFinalPassOnVoicelessNoise() throws {
+    // "down" (a voiced tone, 0.2-0.8 s into the utterance) acted on at its pause, then four
+    // bursts of hiss (or of the tone) 0.15 s apart: each quiet run is a pause to the
+    // endpointer, none the utterance's end.
+    func earlyCalls(bursts kind: String, weighs: Bool = true) throws -> (calls: Int, finals: [Utterance]) {
+      let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.8)])
+      recognizer.early = true
+      recognizer.weighs = weighs
+      // A gate that refuses a command word without a voiced frame.
+      let gate = Detector(
+        calibrations: [:], fallback: Detector.untrained.fallback, gate: Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0),
+        threshold: 0.5, rescueThreshold: 0.3)
+      let listener = CommandListener(
+        recognizer: recognizer, interpreter: Interpreter(settings: InterpreterSettings(detector: gate)),
+        endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
+      var seed: UInt64 = 6
+      var random = Signal.Random(seed: 9)
+      var chunks = frames("quiet", count: 100, seed: &seed) + frames("tone", count: 60, seed: &seed)
+      for _ in 0..<4 {
+        chunks += frames("quiet", count: 15, seed: &seed)
+        chunks +=
+          kind == "tone"
+          ? frames("tone", count: 5, seed: &seed)
+          : (0..<5).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
+      }
+      chunks += frames("quiet", count: 100, seed: &seed)
+      var finals: [Utterance] = []
+      for chunk in chunks {
+        for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
+      }
+      for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
+      return (recognizer.earlyCalls, finals)
+    }
+    let hiss = try earlyCalls(bursts: "hiss")
+    #expect(hiss.finals.first?.isEarly == true)
+    #expect(hiss.finals.flatMap(\.interpretation.directions) == [.down])
+    #expect(hiss.calls == 1, "only the command's pause asks the final pass")
+    // A voice after the command is looked at at each pause, as before.
+    let voice = try earlyCalls(bursts: "tone")
+    #expect(voice.calls >= 4, "the bursts' pauses asked \(voice.calls - 1) times")
+    #expect(voice.finals.flatMap(\.interpretation.directions) == [.down])
+    // Words without margins (no final pass to weigh them, no gate): the hiss is looked at too.
+    #expect(try earlyCalls(bursts: "hiss", weighs: false).calls >= 4)
+  }
+
   @Test("after an early decision the window shows nothing as heard until speech resumes, so nothing stale is left")
   func noStalePartial() throws {
     let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.6)])
