@@ -25,6 +25,9 @@ public final class CommandListener {
   /// (`decideEarly`): a word the streaming search ended before then has been looked at (see
   /// `decoderPause`).
   private var lastEarlyTry = -Double.infinity
+  /// When (stream time) the final pass last read the audio so far early and nothing came of
+  /// it (see `nothingVoicedSinceLooked`).
+  private var lastFruitlessRead: Double?
   /// Whether the last utterance was cut out of a sound that never paused (see
   /// `SignalEvidence.endless`), and whether the one under way began in that sound, the
   /// endpointer having heard no pause since.
@@ -136,6 +139,7 @@ public final class CommandListener {
       let start = max(0, time - Double(preRoll.count) / Double(sampleRate))
       utteranceStart = start
       lastEarlyTry = -.infinity
+      lastFruitlessRead = nil
       framesSincePartial = 0
       lastPartial = nil
       decidedInPause = false
@@ -161,7 +165,7 @@ public final class CommandListener {
         // hears a softer next word, or one in another voice, as no command at all, and the
         // final pass alone finds it (see PocketSphinxRecognizer.finalPassOfUnsettled).
         decidedInPause = true
-        if !nothingVoicedSinceCommitted(), let utterance = try decideEarly() { return [.final(utterance)] }
+        if !nothingVoicedSinceLooked(), let utterance = try decideEarly() { return [.final(utterance)] }
       } else if framesSincePartial % Self.decoderPauseStride == 0, decoderPause() {
         if let utterance = try decideEarly(inNoiseOnly: true) { return [.final(utterance)] }
       }
@@ -194,23 +198,30 @@ public final class CommandListener {
 
   static let trailingWords: Set<String> = ["now", "please"]
 
-  /// Whether an early decision now could act on nothing new: an instruction was acted on in
-  /// the utterance, and no voiced frame has been heard since its word ended, where the gate
-  /// refuses every command word without one (as `cannotBeActedOn` asks of a whole utterance).
-  /// In a room's noise the endpointer's quiet is broken by the noise's louder frames again
-  /// and again after a command acted on, and each quiet run of `quickEndSilence` asked the
-  /// final pass about the noise since (six times in 2 s of a bike's noise after a "left").
-  /// Measured 2026-12-06 (stop 120): `directme-bench accuracy` (17,722 items) and the stream-time
-  /// latencies of `directme-bench live` every one the same; seven of its 30-s recordings over
-  /// room noise asked the final pass 68 -> 41 times and replayed in 5.23-5.56 -> 4.13-4.44 s.
-  private func nothingVoicedSinceCommitted() -> Bool {
+  /// Whether an early decision now could act on nothing new: no voiced frame has been heard
+  /// since the word of the last instruction acted on in the utterance ended, or since the final
+  /// pass last read the audio so far and acted on nothing (from `unmeasuredPitch` before it),
+  /// where the gate refuses every command word without one (as `cannotBeActedOn` asks of a
+  /// whole utterance; measured on the audio as heard, where a mains hum can only add voiced
+  /// frames). In a room's noise the endpointer's quiet is broken by the noise's louder frames
+  /// again and again, and each quiet run of `quickEndSilence` asked the final pass about the
+  /// same audio again: six times in 2 s of a bike's noise after a "left" acted on, and a word
+  /// the final pass refused was read again at each, the streaming search still ending in it.
+  /// Measured 2026-12-06 (stop 120), with the utterance's end likewise (`cannotBeActedOn`):
+  /// `directme-bench accuracy` (17,722 items) and every stream-time latency of `directme-bench
+  /// live` the same; seven of its 30-s recordings over room noise ran the final pass 96 -> 53
+  /// times and replayed in 5.19-5.38 -> 3.13-3.26 s.
+  private func nothingVoicedSinceLooked() -> Bool {
     guard recognizer.weighsCommandWords, interpreter.settings.refusesUnvoicedWords, let start = utteranceStart,
-      let end = committed.map(\.end).max()
+      let since = [committed.map(\.end).max(), lastFruitlessRead.map { $0 - Self.unmeasuredPitch }].compactMap({ $0 }).max()
     else { return false }
     let periods = heard.pitchPeriods()
-    let from = min(periods.count, max(0, Int(((end - start) / endpointer.settings.frameDuration).rounded(.down))))
-    return !periods[from...].contains { $0 > 0 }
+    return !periods[frame(at: since, start: start, count: periods.count)...].contains { $0 > 0 }
   }
+
+  /// The pitch tracker measures a frame once its 30-ms window and 14 ms of lag have been
+  /// heard: a reading's last frames were still unvoiced to it (see `nothingVoicedSinceLooked`).
+  static let unmeasuredPitch = 0.05
 
   /// Whether the streaming search's reading so far ends in a command word (or a word that may
   /// follow one, "now", "please") not yet looked at, followed by `quickEndSilence` or more of
@@ -276,9 +287,11 @@ public final class CommandListener {
     let decodeStart = clock.now
     let audio = measuredAudio()
     let decoded: RecognitionResult
-    if cannotBeActedOn(audio) {
+    if cannotBeActedOn(audio, start: start) {
       try recognizer.cancelUtterance()
-      decoded = RecognitionResult(transcriptions: [], start: 0, end: time - start)
+      // After words acted on early, what is left of the utterance begins where they end.
+      let rest = committed.map(\.end).max().map { $0 - start } ?? 0
+      decoded = RecognitionResult(transcriptions: [], start: rest, end: time - start)
     } else {
       decoded = try recognizer.endUtterance()
     }
@@ -302,7 +315,8 @@ public final class CommandListener {
     let decodeStart = clock.now
     let audio = measuredAudio()
     if inNoiseOnly, SignalEvidence.dynamicRange(sortedEnergies: audio.energies.sorted()) >= Self.earlyStandoutRange { return nil }
-    guard !cannotBeActedOn(audio), let soFar = try recognizer.resultSoFar() else { return nil }
+    guard !cannotBeActedOn(audio, start: start), let soFar = try recognizer.resultSoFar() else { return nil }
+    lastFruitlessRead = time
     let result = measured(soFar, start: start, endless: beganInEndlessSound, audio: audio)
     // Interpreted once: the rule below and the decision read the same instructions.
     let interpretStart = clock.now
@@ -314,7 +328,9 @@ public final class CommandListener {
     else { return nil }
     let utterance = decided(
       result, interpreted: (interpretation, interpretStart), start: start, decodeStart: decodeStart, isEarly: true, cut: false)
-    return utterance.interpretation.instructions.isEmpty ? nil : utterance
+    if utterance.interpretation.instructions.isEmpty { return nil }
+    lastFruitlessRead = nil
+    return utterance
   }
 
   /// Whether `result` (the audio so far of an utterance under way) may be acted on now: in an
@@ -472,13 +488,21 @@ public final class CommandListener {
   }
 
   /// Whether the utterance, measured as `audio`, need not be decoded: it holds no voiced
-  /// frame at all, the detector's gate refuses every command word without one whatever its
-  /// margin, and nothing was acted on early in it. (A running tap, a fan, rain: about a third
-  /// of the utterances of the benchmark's continuous room noise and real ambience alone have
-  /// no voiced frame.)
-  private func cannotBeActedOn(_ audio: MeasuredAudio) -> Bool {
-    committed.isEmpty && recognizer.weighsCommandWords && interpreter.settings.refusesUnvoicedWords
-      && !audio.periods.contains { $0 > 0 }
+  /// frame (after the word of the last instruction acted on early in it, if any), and the
+  /// detector's gate refuses every command word without one whatever its margin. (A running
+  /// tap, a fan, rain: about a third of the utterances of the benchmark's continuous room
+  /// noise and real ambience alone have no voiced frame; after a command acted on early in
+  /// such noise, its utterance went on in the noise for a second or more.)
+  private func cannotBeActedOn(_ audio: MeasuredAudio, start: Double) -> Bool {
+    recognizer.weighsCommandWords && interpreter.settings.refusesUnvoicedWords
+      && !audio.periods[(committed.map(\.end).max().map { frame(at: $0, start: start, count: audio.periods.count) } ?? 0)...]
+      .contains { $0 > 0 }
+  }
+
+  /// The frame of the utterance begun at `start` that stream time `time` falls in, within
+  /// 0...`count`.
+  private func frame(at time: Double, start: Double, count: Int) -> Int {
+    min(count, max(0, Int(((time - start) / endpointer.settings.frameDuration).rounded(.down))))
   }
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:

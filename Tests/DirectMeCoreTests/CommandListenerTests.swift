@@ -192,13 +192,17 @@ struct CommandListenerTests {
     #expect(waiting.finals.map(\.isEarly) == [false])
   }
 
-  @Test("after a command acted on, a noise without a voice that breaks the endpointer's quiet again and again is not given to the final pass; a voice is")
+  @Test("a noise without a voice that breaks the endpointer's quiet again and again is not read again by the final pass after a command acted on or refused, nor at its end after one acted on; a voice is")
   func noFinalPassOnVoicelessNoise() throws {
     // "down" (a voiced tone, 0.2-0.8 s into the utterance) acted on at its pause, then four
     // bursts of hiss (or of the tone) 0.15 s apart: each quiet run is a pause to the
     // endpointer, none the utterance's end.
-    func earlyCalls(bursts kind: String, weighs: Bool = true) throws -> (calls: Int, finals: [Utterance]) {
-      let recognizer = FakeRecognizer(reading: [("down", 0.3, 0.8)])
+    /// `finalReading`: what the final pass reads where the streaming search heard "down".
+    func earlyCalls(
+      bursts kind: String, weighs: Bool = true, finalReading: String = "down"
+    ) throws -> (calls: Int, finals: [Utterance], ends: Int) {
+      let recognizer = FakeRecognizer(reading: [(finalReading, 0.3, 0.8)])
+      recognizer.streamingReading = [("down", 0.3, 0.8)]
       recognizer.early = true
       recognizer.weighs = weighs
       // A gate that refuses a command word without a voiced frame.
@@ -224,18 +228,35 @@ struct CommandListenerTests {
         for case .final(let utterance) in try listener.feed(chunk) { finals.append(utterance) }
       }
       for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
-      return (recognizer.earlyCalls, finals)
+      return (recognizer.earlyCalls, finals, recognizer.ends)
     }
     let hiss = try earlyCalls(bursts: "hiss")
     #expect(hiss.finals.first?.isEarly == true)
     #expect(hiss.finals.flatMap(\.interpretation.directions) == [.down])
     #expect(hiss.calls == 1, "only the command's pause asks the final pass")
+    // Nor is the utterance's end decoded: what is left of it after "down" is refused as noise.
+    #expect(hiss.ends == 0)
+    #expect(hiss.finals.count == 2)
+    #expect(hiss.finals.last?.interpretation.rejection == .noCommand)
+    if let down = hiss.finals.first?.interpretation.instructions.first, let rest = hiss.finals.last?.result {
+      #expect(abs(rest.start - down.end) < 1e-9, "the rest begins where the command ends")
+    }
     // A voice after the command is looked at at each pause, as before.
     let voice = try earlyCalls(bursts: "tone")
     #expect(voice.calls >= 4, "the bursts' pauses asked \(voice.calls - 1) times")
+    #expect(voice.ends == 1)
     #expect(voice.finals.flatMap(\.interpretation.directions) == [.down])
     // Words without margins (no final pass to weigh them, no gate): the hiss is looked at too.
-    #expect(try earlyCalls(bursts: "hiss", weighs: false).calls >= 4)
+    let unweighed = try earlyCalls(bursts: "hiss", weighs: false)
+    #expect(unweighed.calls >= 4 && unweighed.ends == 1)
+    // A "down" the final pass reads as another word at its pause is not read again at each
+    // pause of the hiss after it (the streaming search still ends in "down"); the utterance's
+    // end decides, as it would have.
+    let refused = try earlyCalls(bursts: "hiss", finalReading: "the")
+    #expect(refused.calls == 1, "read again \(refused.calls - 1) times")
+    #expect(refused.ends == 1)
+    #expect(refused.finals.flatMap(\.interpretation.directions).isEmpty)
+    #expect(try earlyCalls(bursts: "tone", finalReading: "the").calls >= 4)
   }
 
   @Test("after an early decision the window shows nothing as heard until speech resumes, so nothing stale is left")
