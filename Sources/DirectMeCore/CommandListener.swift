@@ -35,6 +35,8 @@ public final class CommandListener {
   private var beganInEndlessSound = false
   /// The instructions of the utterance under way emitted so far (by early decisions).
   private var committed: [Instruction] = []
+  /// When (stream time) the word of the last instruction acted on early in the utterance ends.
+  private var committedEnd: Double? { committed.map(\.end).max() }
   /// Whether speech came after the last early decision.
   private var speechSinceDecision = true
   /// When the last instruction emitted ended (stream time).
@@ -213,7 +215,7 @@ public final class CommandListener {
   /// times and replayed in 5.19-5.38 -> 3.13-3.26 s.
   private func nothingVoicedSinceLooked() -> Bool {
     guard recognizer.weighsCommandWords, interpreter.settings.refusesUnvoicedWords, let start = utteranceStart,
-      let since = [committed.map(\.end).max(), lastFruitlessRead.map { $0 - Self.unmeasuredPitch }].compactMap({ $0 }).max()
+      let since = [committedEnd, lastFruitlessRead.map { $0 - Self.unmeasuredPitch }].compactMap({ $0 }).max()
     else { return false }
     let periods = heard.pitchPeriods()
     return !periods[frame(at: since, start: start, count: periods.count)...].contains { $0 > 0 }
@@ -290,7 +292,7 @@ public final class CommandListener {
     if cannotBeActedOn(audio, start: start) {
       try recognizer.cancelUtterance()
       // After words acted on early, what is left of the utterance begins where they end.
-      let rest = committed.map(\.end).max().map { $0 - start } ?? 0
+      let rest = committedEnd.map { $0 - start } ?? 0
       decoded = RecognitionResult(transcriptions: [], start: rest, end: time - start)
     } else {
       decoded = try recognizer.endUtterance()
@@ -439,7 +441,7 @@ public final class CommandListener {
     }
     if before > 0 && interpretation.instructions.isEmpty && interpretation.rejection == nil {
       // Everything it holds was acted on early; say what the rest was.
-      let last = committed.map(\.end).max() ?? 0
+      let last = committedEnd ?? 0
       let after = result.bestTranscription.segments.filter { !$0.isFiller && $0.start >= last - 0.05 }.map(\.word)
       interpretation.rejection = after.isEmpty ? .nothingHeard : .notACommand(heard: after)
     }
@@ -495,8 +497,7 @@ public final class CommandListener {
   /// such noise, its utterance went on in the noise for a second or more.)
   private func cannotBeActedOn(_ audio: MeasuredAudio, start: Double) -> Bool {
     recognizer.weighsCommandWords && interpreter.settings.refusesUnvoicedWords
-      && !audio.periods[(committed.map(\.end).max().map { frame(at: $0, start: start, count: audio.periods.count) } ?? 0)...]
-      .contains { $0 > 0 }
+      && !audio.periods[(committedEnd.map { frame(at: $0, start: start, count: audio.periods.count) } ?? 0)...].contains { $0 > 0 }
   }
 
   /// The frame of the utterance begun at `start` that stream time `time` falls in, within

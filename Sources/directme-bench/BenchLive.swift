@@ -51,7 +51,7 @@ struct LiveBench: ParsableCommand {
   @Option(help: "Commands played into the virtual microphone for the end-to-end latency.")
   var commands: Int = 100
 
-  @Option(help: "Seconds of silence, and of continuous speech, for the live CPU figures.")
+  @Option(help: "Seconds of silence, of continuous speech and of commands over room noise, for the live CPU figures.")
   var cpuSeconds: Double = 30
 
   @Option(help: "Minutes of soak after the live figures: commands, room noise and silence in turn, resident memory sampled (0: none).")
@@ -88,6 +88,8 @@ struct LiveBench: ParsableCommand {
       // 1. Stream-time latency.
       warn("bench: making \(sequences) sequences")
       var corpora: [(String, [TimedRecording])] = []
+      // The commands over a room noise, for the live CPU figure in noise too.
+      var overNoise: [TimedRecording] = []
       if FileManager.default.fileExists(atPath: URL(fileURLWithPath: train).appendingPathComponent("manifest.tsv").path) {
         let clips = try TrainingSet.read(URL(fileURLWithPath: train), part: .checking)
           .filter { $0.expected.count == 1 }.sorted { $0.path < $1.path }
@@ -100,6 +102,7 @@ struct LiveBench: ParsableCommand {
           let backgrounds = TimedRecording.backgrounds().map {
             TimedRecording.overBackground(of: clips, background: $0, snr: backgroundSnr, random: &random)
           }
+          overNoise = backgrounds
           corpora.append(("\(backgrounds.count) recordings of 30 s, the same real people, one command every 4 s over a room noise that goes on (tap, bike, kitchen, pink), \(String(format: "%g", backgroundSnr)) dB under them", backgrounds))
         }
       } else {
@@ -229,7 +232,7 @@ struct LiveBench: ParsableCommand {
       } else if !PulseAudioServer.isAvailable {
         emit("3. Live: skipped: pulseaudio and pactl are not installed (scripts/setup.sh)")
       } else {
-        try liveFigures(builder: builder, folder: outFolder, emit: emit)
+        try liveFigures(builder: builder, folder: outFolder, overNoise: overNoise, emit: emit)
       }
       let file = outFolder.appendingPathComponent("live.txt")
       try (report.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
@@ -287,7 +290,9 @@ struct LiveBench: ParsableCommand {
     return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
-  private func liveFigures(builder: CorpusBuilder, folder: URL, emit: (String) -> Void) throws {
+  /// `overNoise`: the recordings of commands over a room noise (part 1), from which
+  /// `cpuSeconds` of commands in noise are played too (none: that figure is skipped).
+  private func liveFigures(builder: CorpusBuilder, folder: URL, overNoise: [TimedRecording], emit: (String) -> Void) throws {
     let pulse = try PulseAudioServer()
     defer { pulse.stop() }
     let work = folder.appendingPathComponent("live")
@@ -306,6 +311,16 @@ struct LiveBench: ParsableCommand {
     while Double(speech.count) < cpuSeconds * 16_000 {
       speech += try builder.timedSequences(count: 4, pause: 0.2...0.4, seed: seed).flatMap(\.samples)
       seed += 1
+    }
+    // Commands in noise: an equal stretch of each recording over a room noise, from 1 s before
+    // its first command (the noise goes on around it and after it).
+    var noisy: [Int16] = []
+    if !overNoise.isEmpty {
+      let each = Int(cpuSeconds * 16_000) / overNoise.count
+      for recording in overNoise {
+        let from = max(0, Int(((recording.words.first?.start ?? 1) - 1) * 16_000))
+        noisy += recording.samples[min(from, recording.samples.count)..<min(from + each, recording.samples.count)]
+      }
     }
     var singles: [Int16] = Signal.roomTone(1, random: &random)
     var words: [(direction: Direction, endSample: Int)] = []
@@ -374,6 +389,13 @@ struct LiveBench: ParsableCommand {
     warn("bench: \(Int(cpuSeconds)) s of continuous speech")
     let busy = try ProcessFigures.cpuShare(pid) { try pulse.play(speech) }
     try stillListening("while it listened to continuous speech")
+    var inNoise: Double?
+    if !noisy.isEmpty {
+      warn("bench: \(Int(cpuSeconds)) s of commands over room noise")
+      inNoise = try ProcessFigures.cpuShare(pid) { try pulse.play(noisy) }
+      try stillListening("while it listened to commands over room noise")
+      try pulse.play(Signal.roomTone(2, random: &random))
+    }
     warn("bench: \(words.count) single commands")
     var written: [(index: Int, wall: Double)] = []
     let base = silence.count + speech.count
@@ -415,6 +437,10 @@ struct LiveBench: ParsableCommand {
     emit(row("start to listening", String(format: "%.2f s", startup), "<= 0.3 s"))
     emit(row("CPU, listening to silence", String(format: "%.1f%% of a core", idle * 100), "<= 2%"))
     emit(row("CPU, continuous speech", String(format: "%.1f%% of a core", busy * 100), "<= 10%"))
+    emit(
+      row(
+        "CPU, commands over room noise (tap, bike, kitchen, pink)",
+        inNoise.map { String(format: "%.1f%% of a core", $0 * 100) } ?? "skipped (no training set, or --no-background)", "-"))
     emit(
       row(
         "resident memory", String(format: "%.0f MB after start, %.0f MB at end, peak %.0f MB", startRSS, endRSS, peakRSS),
