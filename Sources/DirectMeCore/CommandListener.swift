@@ -214,11 +214,10 @@ public final class CommandListener {
   /// live` the same; seven of its 30-s recordings over room noise ran the final pass 96 -> 53
   /// times and replayed in 5.19-5.38 -> 3.13-3.26 s.
   private func nothingVoicedSinceLooked() -> Bool {
-    guard recognizer.weighsCommandWords, interpreter.settings.refusesUnvoicedWords, let start = utteranceStart,
+    guard unvoicedWordsAreRefused, let start = utteranceStart,
       let since = [committedEnd, lastFruitlessRead.map { $0 - Self.unmeasuredPitch }].compactMap({ $0 }).max()
     else { return false }
-    let periods = heard.pitchPeriods()
-    return !periods[frame(at: since, start: start, count: periods.count)...].contains { $0 > 0 }
+    return !anyVoiced(heard.pitchPeriods(), from: since, start: start)
   }
 
   /// The pitch tracker measures a frame once its 30-ms window and 14 ms of lag have been
@@ -496,14 +495,19 @@ public final class CommandListener {
   /// noise and real ambience alone have no voiced frame; after a command acted on early in
   /// such noise, its utterance went on in the noise for a second or more.)
   private func cannotBeActedOn(_ audio: MeasuredAudio, start: Double) -> Bool {
-    recognizer.weighsCommandWords && interpreter.settings.refusesUnvoicedWords
-      && !audio.periods[(committedEnd.map { frame(at: $0, start: start, count: audio.periods.count) } ?? 0)...].contains { $0 > 0 }
+    unvoicedWordsAreRefused && !anyVoiced(audio.periods, from: committedEnd, start: start)
   }
 
-  /// The frame of the utterance begun at `start` that stream time `time` falls in, within
-  /// 0...`count`.
-  private func frame(at time: Double, start: Double, count: Int) -> Int {
-    min(count, max(0, Int(((time - start) / endpointer.settings.frameDuration).rounded(.down))))
+  /// Whether a command word without a voiced frame is refused whatever its margin: the
+  /// recognizer's command words carry margins for the gate to weigh, and the gate asks a
+  /// voiced frame of every one (`InterpreterSettings.refusesUnvoicedWords`).
+  private var unvoicedWordsAreRefused: Bool { recognizer.weighsCommandWords && interpreter.settings.refusesUnvoicedWords }
+
+  /// Whether any of the pitch `periods` of the utterance begun at `start` is voiced from the
+  /// frame stream time `time` falls in (from the first frame when nil).
+  private func anyVoiced(_ periods: [Int], from time: Double?, start: Double) -> Bool {
+    let first = time.map { min(periods.count, max(0, Int((($0 - start) / endpointer.settings.frameDuration).rounded(.down)))) } ?? 0
+    return periods[first...].contains { $0 > 0 }
   }
 
   /// `result` (times from the utterance's start) in stream time, with what the audio says:

@@ -76,6 +76,16 @@ func stream(quiet: Double, loud: Double, after: Double) -> [[Int16]] {
 
 /// The finals of a listener deciding early, over 10 ms chunks: 1 s of near-silence, 0.6 s
 /// of tone, a 0.15 s pause (longer than quickEndSilence), `more` frames of tone, 1 s quiet.
+/// `count` 10 ms frames of hiss (no pitch) at about -26 dBFS.
+func hissFrames(count: Int, random: inout Signal.Random) -> [[Int16]] {
+  (0..<count).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
+}
+
+/// A detector whose gate refuses a command word without a voiced frame.
+let refusingUnvoiced = Detector(
+  calibrations: [:], fallback: Detector.untrained.fallback, gate: Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0),
+  threshold: 0.5, rescueThreshold: 0.3)
+
 func earlyFinals(_ recognizer: FakeRecognizer, more: Int, seed: UInt64) throws -> [Utterance] {
   recognizer.early = true
   let listener = CommandListener(
@@ -205,12 +215,8 @@ struct CommandListenerTests {
       recognizer.streamingReading = [("down", 0.3, 0.8)]
       recognizer.early = true
       recognizer.weighs = weighs
-      // A gate that refuses a command word without a voiced frame.
-      let gate = Detector(
-        calibrations: [:], fallback: Detector.untrained.fallback, gate: Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0),
-        threshold: 0.5, rescueThreshold: 0.3)
       let listener = CommandListener(
-        recognizer: recognizer, interpreter: Interpreter(settings: InterpreterSettings(detector: gate)),
+        recognizer: recognizer, interpreter: Interpreter(settings: InterpreterSettings(detector: refusingUnvoiced)),
         endpointer: EndpointerSettings(endSilence: 0.5, quickEndSilence: 0.1, preRoll: 0.2))
       var seed: UInt64 = 6
       var random = Signal.Random(seed: 9)
@@ -220,7 +226,7 @@ struct CommandListenerTests {
         chunks +=
           kind == "tone"
           ? frames("tone", count: 5, seed: &seed)
-          : (0..<5).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
+          : hissFrames(count: 5, random: &random)
       }
       chunks += frames("quiet", count: 100, seed: &seed)
       var finals: [Utterance] = []
@@ -230,15 +236,15 @@ struct CommandListenerTests {
       for case .final(let utterance) in try listener.finish() { finals.append(utterance) }
       return (recognizer.earlyCalls, finals, recognizer.ends)
     }
-    let hiss = try earlyCalls(bursts: "hiss")
-    #expect(hiss.finals.first?.isEarly == true)
-    #expect(hiss.finals.flatMap(\.interpretation.directions) == [.down])
-    #expect(hiss.calls == 1, "only the command's pause asks the final pass")
+    let hissed = try earlyCalls(bursts: "hiss")
+    #expect(hissed.finals.first?.isEarly == true)
+    #expect(hissed.finals.flatMap(\.interpretation.directions) == [.down])
+    #expect(hissed.calls == 1, "only the command's pause asks the final pass")
     // Nor is the utterance's end decoded: what is left of it after "down" is refused as noise.
-    #expect(hiss.ends == 0)
-    #expect(hiss.finals.count == 2)
-    #expect(hiss.finals.last?.interpretation.rejection == .noCommand)
-    if let down = hiss.finals.first?.interpretation.instructions.first, let rest = hiss.finals.last?.result {
+    #expect(hissed.ends == 0)
+    #expect(hissed.finals.count == 2)
+    #expect(hissed.finals.last?.interpretation.rejection == .noCommand)
+    if let down = hissed.finals.first?.interpretation.instructions.first, let rest = hissed.finals.last?.result {
       #expect(abs(rest.start - down.end) < 1e-9, "the rest begins where the command ends")
     }
     // A voice after the command is looked at at each pause, as before.
@@ -422,11 +428,8 @@ struct CommandListenerTests {
 
   @Test("an utterance without a voiced frame is not decoded when the gate refuses every word without one; a voiced one is")
   func unvoicedUtteranceIsNotDecoded() throws {
-    let gate = Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0)
-    let detector = Detector(
-      calibrations: [:], fallback: Detector.untrained.fallback, gate: gate, threshold: 0.5, rescueThreshold: 0.3)
     // 1 s of near-silence, 0.5 s of hiss (no pitch) or of a 440 Hz tone (voiced), 1 s of near-silence.
-    func finals(voiced: Bool, weighs: Bool, gate: Detector = detector, threshold: Double? = nil) throws -> (FakeRecognizer, [Utterance]) {
+    func finals(voiced: Bool, weighs: Bool, gate: Detector = refusingUnvoiced, threshold: Double? = nil) throws -> (FakeRecognizer, [Utterance]) {
       let recognizer = FakeRecognizer(reading: [("up", 0.2, 0.5)])
       recognizer.weighs = weighs
       let listener = CommandListener(
@@ -437,7 +440,7 @@ struct CommandListenerTests {
       let sound =
         voiced
         ? frames("tone", count: 50, seed: &seed)
-        : (0..<50).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
+        : hissFrames(count: 50, random: &random)
       var utterances: [Utterance] = []
       for chunk in frames("quiet", count: 100, seed: &seed) + sound + frames("quiet", count: 100, seed: &seed) {
         for case .final(let utterance) in try listener.feed(chunk) { utterances.append(utterance) }
@@ -467,14 +470,11 @@ struct CommandListenerTests {
     var random = Signal.Random(seed: 5)
     // A hiss at about -26 dBFS from the first sample: 2.5 s of it, then a tone 15 dB over it
     // for 0.5 s in it, then 1 s of near-silence, then the tone alone and silence.
-    let hiss = { (count: Int) -> [[Int16]] in
-      (0..<count).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
-    }
     var seed: UInt64 = 3
     let tone = frames("tone", count: 50, amplitude: 14_000, seed: &seed)
-    let inHiss = zip(tone, hiss(50)).map { zip($0, $1).map { Int16(clamping: Int($0) + Int($1)) } }
+    let inHiss = zip(tone, hissFrames(count: 50, random: &random)).map { zip($0, $1).map { Int16(clamping: Int($0) + Int($1)) } }
     let chunks =
-      hiss(250) + inHiss + frames("quiet", count: 100, seed: &seed) + frames("tone", count: 50, seed: &seed)
+      hissFrames(count: 250, random: &random) + inHiss + frames("quiet", count: 100, seed: &seed) + frames("tone", count: 50, seed: &seed)
       + frames("quiet", count: 100, seed: &seed)
     var finals: [Utterance] = []
     for chunk in chunks {
