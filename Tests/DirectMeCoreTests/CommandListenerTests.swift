@@ -74,8 +74,6 @@ func stream(quiet: Double, loud: Double, after: Double) -> [[Int16]] {
   return frames
 }
 
-/// The finals of a listener deciding early, over 10 ms chunks: 1 s of near-silence, 0.6 s
-/// of tone, a 0.15 s pause (longer than quickEndSilence), `more` frames of tone, 1 s quiet.
 /// `count` 10 ms frames of hiss (no pitch) at about -26 dBFS.
 func hissFrames(count: Int, random: inout Signal.Random) -> [[Int16]] {
   (0..<count).map { _ in (0..<160).map { _ in Int16(Double.random(in: -3_000...3_000, using: &random)) } }
@@ -86,6 +84,8 @@ let refusingUnvoiced = Detector(
   calibrations: [:], fallback: Detector.untrained.fallback, gate: Detector.Gate(minimumVoiced: 0.02, minimumDynamicRange: 0),
   threshold: 0.5, rescueThreshold: 0.3)
 
+/// The finals of a listener deciding early, over 10 ms chunks: 1 s of near-silence, 0.6 s
+/// of tone, a 0.15 s pause (longer than quickEndSilence), `more` frames of tone, 1 s quiet.
 func earlyFinals(_ recognizer: FakeRecognizer, more: Int, seed: UInt64) throws -> [Utterance] {
   recognizer.early = true
   let listener = CommandListener(
