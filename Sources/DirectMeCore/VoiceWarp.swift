@@ -8,8 +8,12 @@
 /// Vocal tract length normalization: how far an utterance's voice lies above or below the
 /// voices the acoustic model was adapted on, in cents of frequency, predicted from the mean
 /// cepstrum of its loudest frames by a linear model (`warp.json` beside the model), and the
-/// factor the final pass's front end divides frequencies by to hear it as theirs (a voice
-/// whose formants lie 300 cents higher, 19%, is heard through a filterbank warped by 1.19).
+/// factor the final pass's front end is warped by to hear it as theirs (a voice whose
+/// formants lie 300 cents higher, 19%, is heard through a filterbank warped by 1.19). The
+/// warp is sphinxbase's `inverse_linear`, which keeps the filterbank's lowest and highest
+/// edges (130 and 6,800 Hz) where they are in the signal and spreads the filters otherwise
+/// between them: it moves formants by less than the factor (a 3 kHz tone falls in filter 17
+/// of 25 unwarped, 16 warped by 1.8; model README, stop 123).
 ///
 /// The model is learned by `directme-bench warp` from recordings of the model's people
 /// shifted by known amounts (sox's `pitch`, which moves formants and pitch together, as a

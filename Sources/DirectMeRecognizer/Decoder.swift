@@ -516,9 +516,10 @@ final class Decoder {
   /// in thousandths, each made the first time it is asked for.
   private var warpedFrontEnds: [Int: OpaquePointer] = [:]
 
-  /// Runs `body` with the utterances it starts heard through a front end whose frequency axis
-  /// is divided by `warp` (vocal tract length normalization: a voice whose formants lie 19%
-  /// higher than the model's people's is heard as theirs at 1.19); 1 is the decoder's own.
+  /// Runs `body` with the utterances it starts heard through a front end warped by `warp`
+  /// (sphinxbase's `inverse_linear`, vocal tract length normalization: a voice whose formants
+  /// lie 19% higher than the model's people's is heard nearer theirs at 1.19; sphinxbase keeps
+  /// the band's edges and spreads the filters within it, see `VoiceWarp`); 1 is the decoder's own.
   /// The warp is rounded to thousandths. The corresponding C functions are
   /// `cmd_ln_set_str_r` and `fe_init_auto_r`.
   func withWarp<T>(_ warp: Double, _ body: () throws -> T) throws -> T {
