@@ -105,6 +105,8 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// The factor the final pass's front end divided frequencies by (a voice heard as the
     /// model's people's, `VoiceWarp`), when not 1.
     public var warp: Double?
+    /// Up to where (Hz) it did, when the warp was piecewise linear (a child's voice).
+    public var warpCutoff: Double?
   }
   public struct VoiceReport: Codable, Hashable, Sendable {
     public var distance: Double?
@@ -192,7 +194,7 @@ public struct FileReport: Codable, Hashable, Sendable {
         VoiceReport(
           distance: $0.distance.isFinite ? $0.distance.rounded(to: 3) : nil, threshold: $0.threshold.rounded(to: 3),
           owner: $0.matches, nearestOwn: $0.nearestOwn?.rounded(to: 3), nearestOthers: $0.nearestOthers?.rounded(to: 3))
-      }, voiceModel: result.voiceModel, warp: result.warp.map { $0.rounded(to: 3) })
+      }, voiceModel: result.voiceModel, warp: result.warp.map { $0.factor.rounded(to: 3) }, warpCutoff: result.warp?.cutoff)
   }
 
   /// One line of JSON.

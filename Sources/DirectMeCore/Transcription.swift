@@ -172,12 +172,12 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public var voice: VoiceMatch?
   /// The voices whose own model decoded the utterance, when not the model's (`VoiceRouting`).
   public var voiceModel: String?
-  /// The factor the final pass's front end divided frequencies by (`VoiceWarp`), when not 1.
-  public var warp: Double?
+  /// How the final pass's front end was warped (`VoiceWarp`), when it was.
+  public var warp: VoiceWarp.FrontEndWarp?
 
   public init(
     transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil,
-    voice: VoiceMatch? = nil, voiceModel: String? = nil, warp: Double? = nil
+    voice: VoiceMatch? = nil, voiceModel: String? = nil, warp: VoiceWarp.FrontEndWarp? = nil
   ) {
     self.transcriptions = transcriptions
     self.start = start

@@ -9,11 +9,8 @@
 /// voices the acoustic model was adapted on, in cents of frequency, predicted from the mean
 /// cepstrum of its loudest frames by a linear model (`warp.json` beside the model), and the
 /// factor the final pass's front end is warped by to hear it as theirs (a voice whose
-/// formants lie 300 cents higher, 19%, is heard through a filterbank warped by 1.19). The
-/// warp is sphinxbase's `inverse_linear`, which keeps the filterbank's lowest and highest
-/// edges (130 and 6,800 Hz) where they are in the signal and spreads the filters otherwise
-/// between them: it moves formants by less than the factor (a 3 kHz tone falls in filter 17
-/// of 25 unwarped, 16 warped by 1.8; model README, stop 123).
+/// formants lie 300 cents higher, 19%, is heard through a filterbank warped by 1.19; how
+/// sphinxbase warps, which spreads the filters rather than moving the band: `FrontEndWarp`).
 ///
 /// The model is learned by `directme-bench warp` from recordings of the model's people
 /// shifted by known amounts (sox's `pitch`, which moves formants and pitch together, as a
@@ -118,6 +115,59 @@ public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
   public static let childFactor = 1.8
   /// Voiced frames an utterance needs for its pitch to count.
   public static let childPitchFrames = 5
+
+  /// How a front end's mel filterbank is warped, in sphinxbase's terms. sphinxbase warps the
+  /// frequencies of the filters' edges but keeps the filterbank's lowest and highest edges
+  /// (130 and 6,800 Hz) where they are in the signal: a warp spreads the filters otherwise
+  /// between them and moves formants by less than its factor (a 3 kHz tone falls in the
+  /// model's filter 17 of 25 unwarped, 16 through `inverseLinear` 1.8, 14 through the child's
+  /// `piecewiseLinear`; `sphinx_fe -logspec` on tones, model README, stop 123).
+  public enum FrontEndWarp: Hashable, Sendable, Codable {
+    /// sphinxbase's `inverse_linear`: frequencies divided by `factor`.
+    case inverseLinear(factor: Double)
+    /// sphinxbase's `piecewise_linear`: frequencies multiplied by `slope` up to `cutoff` (Hz),
+    /// above it on a straight line up to the Nyquist frequency.
+    case piecewiseLinear(slope: Double, cutoff: Double)
+
+    /// The factor frequencies are divided by (below the cutoff).
+    public var factor: Double {
+      switch self {
+      case .inverseLinear(let factor): factor
+      case .piecewiseLinear(let slope, _): 1 / slope
+      }
+    }
+
+    /// Where a piecewise linear warp stops being linear (Hz); nil for the inverse linear one.
+    public var cutoff: Double? {
+      if case .piecewiseLinear(_, let cutoff) = self { cutoff } else { nil }
+    }
+  }
+
+  /// The front end's warp for an utterance warped by `factor` (see `factor(_:medianPitch:)`)
+  /// whose loud part stands `dynamicRange` dB over its background
+  /// (`SignalEvidence.dynamicRange`): the child's (`childFactor`) as a piecewise linear warp
+  /// up to `childCutoff` when the utterance ranges `childPiecewiseRange` dB or more, and
+  /// otherwise an inverse linear warp by the factor. The piecewise warp spreads the filters
+  /// nearer to how a child's shorter vocal tract moves formants, but in noise it heard
+  /// high-pitched adults worse than the inverse linear one.
+  public static func frontEndWarp(forFactor factor: Double, dynamicRange: Double) -> FrontEndWarp {
+    guard factor >= childFactor, dynamicRange >= childPiecewiseRange else { return .inverseLinear(factor: factor) }
+    return .piecewiseLinear(slope: 1 / factor, cutoff: childCutoff)
+  }
+
+  /// Where the child's piecewise warp stops being linear (Hz). Measured 2026-12-06 (stop 123;
+  /// model README): of 4,800, 5,600, 6,000, 6,400, 6,800 and 7,000 Hz, 6,400 heard the
+  /// bench's children's voices best (6,800, the filterbank's top, is the inverse linear warp
+  /// again).
+  public static let childCutoff = 6400.0
+  /// How far (dB) an utterance's loud part must stand over its background (its 10-ms frames'
+  /// levels as the final pass measures them) for the child's warp to be piecewise. Measured
+  /// 2026-12-06 (stop 124, `directme-bench accuracy`, 17,722 items, against the inverse
+  /// linear warp for every child's voice): children's voices 49.5 -> 63.3% right, their other
+  /// words moving the ninja 16.5 -> 12.0%; 42 items gained, 26 lost. Piecewise at every range
+  /// (stop 123): 52 gained, 44 lost, most of the losses high-pitched adults in room noise and
+  /// babble.
+  public static let childPiecewiseRange = 20.0
 
   /// The warp factor of an utterance whose median pitch over its voiced frames is
   /// `medianPitch` (Hz; nil when it has too few, see `SignalEvidence.medianPitch`): the

@@ -512,23 +512,36 @@ final class Decoder {
 
   // MARK: Warped front ends
 
-  /// Front ends whose mel filterbank is warped (`-warp_type inverse_linear`), by warp factor
-  /// in thousandths, each made the first time it is asked for.
-  private var warpedFrontEnds: [Int: OpaquePointer] = [:]
+  /// Front ends whose mel filterbank is warped, by their warp's sphinxbase options (type and
+  /// parameters), each made the first time it is asked for.
+  private var warpedFrontEnds: [SphinxWarp: OpaquePointer] = [:]
+
+  /// A warp in sphinxbase's options: `-warp_type` and `-warp_params` (the factor or slope
+  /// rounded as printed).
+  struct SphinxWarp: Hashable {
+    var type: String
+    var parameters: String
+
+    init(_ warp: VoiceWarp.FrontEndWarp) {
+      switch warp {
+      case .inverseLinear(let factor): (type, parameters) = ("inverse_linear", String(printf: "%.3f", factor))
+      case .piecewiseLinear(let slope, let cutoff): (type, parameters) = ("piecewise_linear", String(printf: "%.5f %.0f", slope, cutoff))
+      }
+    }
+  }
 
   /// Runs `body` with the utterances it starts heard through a front end warped by `warp`
-  /// (sphinxbase's `inverse_linear`, vocal tract length normalization: a voice whose formants
-  /// lie 19% higher than the model's people's is heard nearer theirs at 1.19; sphinxbase keeps
-  /// the band's edges and spreads the filters within it, see `VoiceWarp`); 1 is the decoder's own.
-  /// The warp is rounded to thousandths. The corresponding C functions are
-  /// `cmd_ln_set_str_r` and `fe_init_auto_r`.
-  func withWarp<T>(_ warp: Double, _ body: () throws -> T) throws -> T {
-    let key = Int((warp * 1000).rounded())
-    guard key != 1000 else { return try body() }
-    guard key > 0 else {
-      throw PocketSphinxError(function: "fe_init_auto_r", message: "a front end's warp factor must be above 0 (got \(warp))")
+  /// (vocal tract length normalization: a voice whose formants lie 19% higher than the model's
+  /// people's is heard nearer theirs by 1.19; how sphinxbase warps: `VoiceWarp.FrontEndWarp`).
+  /// An inverse linear warp's factor is rounded to thousandths, and 1 is the decoder's own
+  /// front end. The corresponding C functions are `cmd_ln_set_str_r` and `fe_init_auto_r`.
+  func withWarp<T>(_ warp: VoiceWarp.FrontEndWarp, _ body: () throws -> T) throws -> T {
+    let sphinx = SphinxWarp(warp)
+    guard sphinx != SphinxWarp(.inverseLinear(factor: 1)) else { return try body() }
+    guard warp.factor.isFinite, (warp.factor * 1000).rounded() > 0 else {
+      throw PocketSphinxError(function: "fe_init_auto_r", message: "a front end's warp factor must be above 0 (got \(warp.factor))")
     }
-    let warped = try warpedFrontEnd(key)
+    let warped = try warpedFrontEnd(sphinx)
     guard let own = directme_swap_front_end(handle, warped) else {
       throw PocketSphinxError(function: "fe_init_auto_r", message: "cannot change this decoder's front end")
     }
@@ -536,19 +549,27 @@ final class Decoder {
     return try body()
   }
 
-  /// The front end of warp `key` (thousandths), made from the decoder's options with the warp.
-  private func warpedFrontEnd(_ key: Int) throws -> OpaquePointer {
-    if let known = warpedFrontEnds[key] { return known }
+  /// Runs `body` with the utterances it starts heard through a front end whose frequencies
+  /// are divided by `factor` (sphinxbase's inverse linear warp; see the other `withWarp`).
+  func withWarp<T>(_ factor: Double, _ body: () throws -> T) throws -> T {
+    try withWarp(.inverseLinear(factor: factor), body)
+  }
+
+  /// The front end warped by `warp`, made from the decoder's options with the warp.
+  private func warpedFrontEnd(_ warp: SphinxWarp) throws -> OpaquePointer {
+    if let known = warpedFrontEnds[warp] { return known }
     let names = ["-warp_type", "-warp_params"]
     let before = names.map { cmd_ln_str_r(config, $0).map { String(cString: $0) } }
     let (frontEnd, log) = FrontEnds.makingWarped { lastParameters in
-      // sphinxbase keeps the warp in globals while it builds a filterbank, and skips setting
-      // it when given the same text as the last warp (even after a front end without one
-      // made it neutral): the text is never the last one given.
-      var parameters = String(printf: "%.3f", Double(key) / 1000)
-      if parameters == lastParameters { parameters += "0" }
-      lastParameters = parameters
-      cmd_ln_set_str_r(config, "-warp_type", "inverse_linear")
+      // sphinxbase keeps each warp type's parameters in globals while it builds a filterbank,
+      // and skips setting them when given the same text as the type's last (even after a
+      // front end without one made it neutral): the text is never the last one given (a
+      // space more, which sphinxbase's parsing passes over; a "0" more would be read as part
+      // of the piecewise warp's cutoff).
+      var parameters = warp.parameters
+      while parameters == lastParameters[warp.type] { parameters += " " }
+      lastParameters[warp.type] = parameters
+      cmd_ln_set_str_r(config, "-warp_type", warp.type)
       cmd_ln_set_str_r(config, "-warp_params", parameters)
       return SphinxLog.capturing("making a warped front end") { fe_init_auto_r(config) }
     }
@@ -556,9 +577,9 @@ final class Decoder {
       if let value { cmd_ln_set_str_r(config, name, value) } else { cmd_ln_set_str_r(config, name, nil) }
     }
     guard let frontEnd else {
-      throw PocketSphinxError.from("fe_init_auto_r", log: log, fallback: "cannot make a front end warped by \(Double(key) / 1000)")
+      throw PocketSphinxError.from("fe_init_auto_r", log: log, fallback: "cannot make a front end warped by \(warp.type) \(warp.parameters)")
     }
-    warpedFrontEnds[key] = frontEnd
+    warpedFrontEnds[warp] = frontEnd
     return frontEnd
   }
 
@@ -884,8 +905,9 @@ enum FrontEnds {
     pthread_rwlock_init(lock, nil)
     return lock
   }()
-  /// The warp text given last (see `Decoder.warpedFrontEnd`); read and written under the lock.
-  nonisolated(unsafe) private static var lastParameters: String?
+  /// The warp text given last to each warp type (see `Decoder.warpedFrontEnd`); read and
+  /// written under the lock.
+  nonisolated(unsafe) private static var lastParameters: [String: String] = [:]
 
   /// Runs `body`, which makes front ends without a warp (`ps_init`, `fe_init_auto_r`).
   static func making<T>(_ body: () throws -> T) rethrows -> T {
@@ -895,8 +917,8 @@ enum FrontEnds {
   }
 
   /// Runs `body`, which makes one front end with a warp, alone; it is given the warp text
-  /// given last, to change.
-  static func makingWarped<T>(_ body: (inout String?) throws -> T) rethrows -> T {
+  /// given last to each warp type, to change.
+  static func makingWarped<T>(_ body: (inout [String: String]) throws -> T) rethrows -> T {
     pthread_rwlock_wrlock(lock)
     defer { pthread_rwlock_unlock(lock) }
     return try body(&lastParameters)

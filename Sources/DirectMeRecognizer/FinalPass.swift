@@ -78,22 +78,30 @@ extension PocketSphinxRecognizer {
     // A voice far above or below the model's people's (a child's, a deep one) is heard as
     // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
     // model hear every voice as it is.
-    var warp = 1.0
-    // Pitch periods of `heard`, measured once for the warp and the checks of the command words.
+    var warp = VoiceWarp.FrontEndWarp.inverseLinear(factor: 1)
+    // Pitch periods and frame levels of `heard`, measured once for the warp and the checks
+    // of the command words.
     var periods: [Int]?
+    var energies: [Double]?
     if routed == nil, voice == nil, let voiceWarp, let warpFeatures {
       let pitch = SignalEvidence.medianPitch(
         periods: Self.pitchPeriods(&periods, of: heard), sampleRate: Self.sampleRate, minimumFrames: VoiceWarp.childPitchFrames)
-      warp = voiceWarp.factor(warpFeatures.cepstra(heard), medianPitch: pitch)
+      let factor = voiceWarp.factor(warpFeatures.cepstra(heard), medianPitch: pitch)
+      // The utterance's range only matters to a child's warp.
+      let range =
+        factor < VoiceWarp.childFactor ? 0 : SignalEvidence.dynamicRange(sortedEnergies: Self.heardEnergies(heard, into: &energies).sorted())
+      warp = VoiceWarp.frontEndWarp(forFactor: factor, dynamicRange: range)
     }
+    let unwarped = warp == .inverseLinear(factor: 1)
     var result = try final.withWarp(warp) {
       try finalPass(
         on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
-        fillingDigitalSilence: routed == nil, scored: warp == 1 ? scored[ObjectIdentifier(final)] : nil, periods: periods)
+        fillingDigitalSilence: routed == nil, scored: unwarped ? scored[ObjectIdentifier(final)] : nil, periods: periods,
+        energies: energies)
     }
     result.voice = voice
     result.voiceModel = routed
-    result.warp = warp == 1 ? nil : warp
+    result.warp = unwarped ? nil : warp
     return result
   }
 
@@ -122,7 +130,7 @@ extension PocketSphinxRecognizer {
   /// `periods`: `heard`'s pitch periods when measured already.
   private func finalPass(
     on final: Decoder, heard: [Int16], asking: RecognizerConfiguration.SecondOpinionRequest?, fillingDigitalSilence: Bool,
-    scored: Prescored? = nil, periods: [Int]? = nil
+    scored: Prescored? = nil, periods: [Int]? = nil, energies: [Double]? = nil
   ) throws -> RecognitionResult {
     // The decoder hears the utterance with its steady background noise turned down (when
     // there is enough of it), and the sound around a command that stands 21-30 dB over its
@@ -130,7 +138,7 @@ extension PocketSphinxRecognizer {
     // `heard`, not cleaned. Runs of digital silence (files joined or padded with zeros) are
     // heard as the faintest noise, not as zeros.
     var periods = periods
-    let energies = Self.heardEnergies(heard)
+    let energies = energies ?? Self.heardEnergies(heard)
     let denoised = configuration.denoiser?.cleaned(heard) ?? heard
     var cleaned = denoised
     if let expander = configuration.expander {
@@ -1014,6 +1022,14 @@ extension PocketSphinxRecognizer {
   static func heardEnergies(_ heard: [Int16]) -> [Double] {
     var blocker = DCBlocker()
     return Signal.frameEnergies(blocker.filter(heard), floor: 1e-2, wholeFrames: true)
+  }
+
+  /// `heardEnergies(heard)`: `energies` once measured, measured now and kept there otherwise.
+  static func heardEnergies(_ heard: [Int16], into energies: inout [Double]?) -> [Double] {
+    if let energies { return energies }
+    let measured = heardEnergies(heard)
+    energies = measured
+    return measured
   }
 
   /// The pitch periods of the utterance's 10-ms frames (`heard`): `periods` once measured,
