@@ -145,13 +145,18 @@ public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
 
   /// The front end's warp for an utterance warped by `factor` (see `factor(_:medianPitch:)`)
   /// whose loud part stands `dynamicRange` dB over its background
-  /// (`SignalEvidence.dynamicRange`): the child's (`childFactor`) as a piecewise linear warp
-  /// up to `childCutoff` when the utterance ranges `childPiecewiseRange` dB or more, and
-  /// otherwise an inverse linear warp by the factor. The piecewise warp spreads the filters
-  /// nearer to how a child's shorter vocal tract moves formants, but in noise it heard
-  /// high-pitched adults worse than the inverse linear one.
-  public static func frontEndWarp(forFactor factor: Double, dynamicRange: Double) -> FrontEndWarp {
-    guard factor >= childFactor, dynamicRange >= childPiecewiseRange else { return .inverseLinear(factor: factor) }
+  /// (`SignalEvidence.dynamicRange`), read whole (`soFar` false) or as far as it goes for an
+  /// early decision (`soFar` true): the child's (`childFactor`) as a piecewise linear warp up
+  /// to `childCutoff` when the utterance ranges `childPiecewiseRange` dB or more and is read
+  /// whole, and otherwise an inverse linear warp by the factor. The piecewise warp spreads the
+  /// filters nearer to how a child's shorter vocal tract moves formants, but in noise it heard
+  /// high-pitched adults worse than the inverse linear one; and in the audio so far, a
+  /// high-pitched woman's "left" (median pitch 235 Hz) was read as "watch" at the pause after
+  /// it and acted on 0.65 s later, with her next word (`directme-bench live`, real people's
+  /// sequences: p95 197 -> 467 ms, one command of 165; read so far through the inverse linear
+  /// warp, every latency as before).
+  public static func frontEndWarp(forFactor factor: Double, dynamicRange: Double, soFar: Bool = false) -> FrontEndWarp {
+    guard factor >= childFactor, dynamicRange >= childPiecewiseRange, !soFar else { return .inverseLinear(factor: factor) }
     return .piecewiseLinear(slope: 1 / factor, cutoff: childCutoff)
   }
 
@@ -163,10 +168,12 @@ public struct VoiceWarp: ModelFolderFile, Hashable, Sendable {
   /// How far (dB) an utterance's loud part must stand over its background (its 10-ms frames'
   /// levels as the final pass measures them) for the child's warp to be piecewise. Measured
   /// 2026-12-06 (stop 124, `directme-bench accuracy`, 17,722 items, against the inverse
-  /// linear warp for every child's voice): children's voices 49.5 -> 63.3% right, their other
-  /// words moving the ninja 16.5 -> 12.0%; 42 items gained, 26 lost. Piecewise at every range
-  /// (stop 123): 52 gained, 44 lost, most of the losses high-pitched adults in room noise and
-  /// babble.
+  /// linear warp for every child's voice): with early decisions read through the inverse
+  /// linear warp, children's voices 49.5 -> 61.5% right, their other words moving the ninja
+  /// 16.5 -> 15.2%, 28 items gained and 11 lost, the checking speakers item for item the same;
+  /// piecewise in early decisions too, 63.3% / 12.0%, 42 gained and 26 lost (a high-pitched
+  /// checking speaker's "left", 5 reverberant commands). Piecewise at every range (stop 123):
+  /// 52 gained, 44 lost, most of the losses high-pitched adults in room noise and babble.
   public static let childPiecewiseRange = 20.0
 
   /// The warp factor of an utterance whose median pitch over its voiced frames is

@@ -14,7 +14,8 @@ import DirectMeSystem
 extension PocketSphinxRecognizer {
   /// Decodes the utterance's audio so far with <commands>, then checks each command word
   /// against <garbage> (see `verify`).
-  func finalPass() throws -> RecognitionResult {
+  /// `soFar`: the utterance goes on, and its audio so far is read for an early decision.
+  func finalPass(soFar: Bool = false) throws -> RecognitionResult {
     guard let personal = final else { return RecognitionResult(transcriptions: [], start: 0, end: 0) }
     // With a personal model, an utterance in another voice is decoded with the model that
     // one was made from (see `VoiceProfile`).
@@ -90,7 +91,7 @@ extension PocketSphinxRecognizer {
       // The utterance's range only matters to a child's warp.
       let range =
         factor < VoiceWarp.childFactor ? 0 : SignalEvidence.dynamicRange(sortedEnergies: Self.heardEnergies(heard, into: &energies).sorted())
-      warp = VoiceWarp.frontEndWarp(forFactor: factor, dynamicRange: range)
+      warp = VoiceWarp.frontEndWarp(forFactor: factor, dynamicRange: range, soFar: soFar)
     }
     let unwarped = warp == .inverseLinear(factor: 1)
     var result = try final.withWarp(warp) {

@@ -325,7 +325,7 @@ public final class PocketSphinxRecognizer: Recognizer {
 
   public func resultSoFar() throws -> RecognitionResult? {
     guard inUtterance, final != nil else { return nil }
-    return try finalPassOfUnsettled()
+    return try finalPassOfUnsettled(soFar: true)
   }
 
   /// Later final passes decode the audio from the previous settled point on: the words
@@ -350,7 +350,8 @@ public final class PocketSphinxRecognizer: Recognizer {
 
   /// The final pass over the audio kept, times from the utterance's start, without the
   /// words settled (those most of whose time lies before `settledTime`).
-  private func finalPassOfUnsettled() throws -> RecognitionResult {
+  /// `soFar`: the utterance goes on (an early decision reads the audio so far).
+  private func finalPassOfUnsettled(soFar: Bool = false) throws -> RecognitionResult {
     // After an early decision the audio kept begins with the words settled last, as context
     // for what follows them (see `settle`). When what follows holds a word of its own, the
     // word is decoded on its own, like a word said alone: beside the context, a word said
@@ -364,7 +365,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       audio.removeFirst(settledSample)
       droppedSamples += settledSample
     }
-    let result = try finalPass()
+    let result = try finalPass(soFar: soFar)
     // The pass's searches and scores are freed; their pages go back to the system, or a
     // long session's memory creeps up to the costliest utterance's mark and stays there.
     // The corresponding C function is `malloc_trim` (~0.3 ms a pass).

@@ -52,12 +52,15 @@ struct VoiceWarpTests {
     #expect(VoiceWarp.childFactor > pow(2, warp.limit / 1200), "beyond what the linear model may predict")
   }
 
-  @Test("the child's warp is piecewise linear up to the cutoff in an utterance standing out from its background; other warps are inverse linear")
+  @Test("the child's warp is piecewise linear up to the cutoff in a whole utterance standing out from its background; other warps are inverse linear")
   func frontEndWarp() {
     let range = VoiceWarp.childPiecewiseRange
     let child = VoiceWarp.FrontEndWarp.piecewiseLinear(slope: 1 / VoiceWarp.childFactor, cutoff: VoiceWarp.childCutoff)
     #expect(VoiceWarp.frontEndWarp(forFactor: VoiceWarp.childFactor, dynamicRange: range) == child)
     #expect(VoiceWarp.frontEndWarp(forFactor: VoiceWarp.childFactor, dynamicRange: range - 0.1) == .inverseLinear(factor: VoiceWarp.childFactor), "in noise")
+    #expect(
+      VoiceWarp.frontEndWarp(forFactor: VoiceWarp.childFactor, dynamicRange: 60, soFar: true) == .inverseLinear(factor: VoiceWarp.childFactor),
+      "an early decision's audio so far")
     #expect(VoiceWarp.frontEndWarp(forFactor: 1.19, dynamicRange: 60) == .inverseLinear(factor: 1.19), "the linear model's")
     #expect(VoiceWarp.frontEndWarp(forFactor: 0.84, dynamicRange: 60) == .inverseLinear(factor: 0.84))
     #expect(abs(child.factor - VoiceWarp.childFactor) < 1e-12 && child.cutoff == VoiceWarp.childCutoff)
