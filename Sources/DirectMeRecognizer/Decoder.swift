@@ -549,12 +549,6 @@ final class Decoder {
     return try body()
   }
 
-  /// Runs `body` with the utterances it starts heard through a front end whose frequencies
-  /// are divided by `factor` (sphinxbase's inverse linear warp; see the other `withWarp`).
-  func withWarp<T>(_ factor: Double, _ body: () throws -> T) throws -> T {
-    try withWarp(.inverseLinear(factor: factor), body)
-  }
-
   /// The front end warped by `warp`, made from the decoder's options with the warp.
   private func warpedFrontEnd(_ warp: SphinxWarp) throws -> OpaquePointer {
     if let known = warpedFrontEnds[warp] { return known }

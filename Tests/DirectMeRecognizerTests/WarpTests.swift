@@ -20,25 +20,25 @@ struct WarpTests {
     let decoder = try finalDecoder()
     try decoder.select(search: "garbage")
     let before = try #require(try decoder.decodeWhole(samples))
-    let warped = try #require(try decoder.withWarp(1.19) { try decoder.decodeWhole(samples) })
+    let warped = try #require(try decoder.withWarp(.inverseLinear(factor: 1.19)) { try decoder.decodeWhole(samples) })
     #expect(warped.score != before.score, "the same audio through a warped filterbank scores otherwise")
     #expect(try decoder.decodeWhole(samples) == before, "the decoder's own front end is back")
-    #expect(try decoder.withWarp(1.19) { try decoder.decodeWhole(samples) } == warped, "a warp's front end is kept and starts afresh")
-    #expect(try decoder.withWarp(1.0004) { try decoder.decodeWhole(samples) } == before, "1 (to thousandths) is the decoder's own")
-    #expect(throws: PocketSphinxError.self) { try decoder.withWarp(0) { try decoder.decodeWhole(samples) } }
+    #expect(try decoder.withWarp(.inverseLinear(factor: 1.19)) { try decoder.decodeWhole(samples) } == warped, "a warp's front end is kept and starts afresh")
+    #expect(try decoder.withWarp(.inverseLinear(factor: 1.0004)) { try decoder.decodeWhole(samples) } == before, "1 (to thousandths) is the decoder's own")
+    #expect(throws: PocketSphinxError.self) { try decoder.withWarp(.inverseLinear(factor: 0)) { try decoder.decodeWhole(samples) } }
     #expect(try decoder.decodeWhole(samples) == before)
     // sphinxbase keeps the warp in globals and skips setting the same text again: a second
     // decoder (made without a warp, which sets them neutral) asking for the same warp was
     // given a neutral front end.
     let other = try finalDecoder()
     try other.select(search: "garbage")
-    #expect(try other.withWarp(1.19) { try other.decodeWhole(samples) } == warped, "another decoder's 1.19 is warped as much")
+    #expect(try other.withWarp(.inverseLinear(factor: 1.19)) { try other.decodeWhole(samples) } == warped, "another decoder's 1.19 is warped as much")
     // The child's piecewise linear warp is another warp type, with globals of its own.
     let piecewise = VoiceWarp.FrontEndWarp.piecewiseLinear(slope: 1 / VoiceWarp.childFactor, cutoff: VoiceWarp.childCutoff)
     let options = Decoder.SphinxWarp(piecewise)
     #expect(options.type == "piecewise_linear" && options.parameters == "0.55556 6400", "\(options)")
     let child = try #require(try decoder.withWarp(piecewise) { try decoder.decodeWhole(samples) })
-    let inverse = try #require(try decoder.withWarp(VoiceWarp.childFactor) { try decoder.decodeWhole(samples) })
+    let inverse = try #require(try decoder.withWarp(.inverseLinear(factor: VoiceWarp.childFactor)) { try decoder.decodeWhole(samples) })
     #expect(child.score != before.score && child.score != inverse.score, "the piecewise warp hears otherwise than the inverse linear one")
     #expect(try other.withWarp(piecewise) { try other.decodeWhole(samples) } == child, "another decoder's piecewise warp is the same")
     #expect(try decoder.decodeWhole(samples) == before)
