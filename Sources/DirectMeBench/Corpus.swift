@@ -680,13 +680,31 @@ public struct CorpusBuilder {
   /// from a loudspeaker: over a room's quiet (white noise at -75 to -55 dBFS, drawn from the
   /// item's name) instead of the synthesizer's digital silence.
   public static func overRoomTone(_ items: [BenchItem]) -> [BenchItem] {
-    items.filter { [syntheticCommands, syntheticCarriers, syntheticOther].contains($0.condition) }.map { item in
-      var random = Signal.Random(seed: StableHash.of("room tone|" + item.id))
-      let level = Double.random(in: Signal.roomQuietLevels, using: &random)
-      return BenchItem(
-        id: "room tone/" + item.id, condition: syntheticOverRoomTone, expected: item.expected,
-        samples: Signal.overRoomTone(item.samples, level: level, random: &random))
+    items.filter { [syntheticCommands, syntheticCarriers, syntheticOther].contains($0.condition) }.map {
+      overRoomTone($0, condition: syntheticOverRoomTone)
     }
+  }
+
+  public static let sequencesOverRoomTone = "sequences of 2-4, one speaker each, over a room's quiet"
+
+  /// One speaker's sequences (`sequences(from:count:condition:seed:oneSpeaker:pause:)`) as a
+  /// microphone hears them: over a room's quiet (white noise at -75 to -55 dBFS, drawn from the
+  /// item's name) instead of the digital silence their clips are joined with. A microphone
+  /// never gives exact zeros, and a sequence read as one whole utterance hears its last word
+  /// worse after them: one checking speaker's second "down" had a margin of -22 before 0.5 s of
+  /// digital silence, -5.5 before a room's quiet (stop 125).
+  public static func sequencesOverRoomTone(_ items: [BenchItem]) -> [BenchItem] {
+    items.map { overRoomTone($0, condition: sequencesOverRoomTone) }
+  }
+
+  /// `item` over a room's quiet, under `condition`: white noise at a level of
+  /// `Signal.roomQuietLevels` drawn from its name (the same every run).
+  static func overRoomTone(_ item: BenchItem, condition: String) -> BenchItem {
+    var random = Signal.Random(seed: StableHash.of("room tone|" + item.id))
+    let level = Double.random(in: Signal.roomQuietLevels, using: &random)
+    return BenchItem(
+      id: "room tone/" + item.id, condition: condition, expected: item.expected,
+      samples: Signal.overRoomTone(item.samples, level: level, random: &random))
   }
 
   public static let syntheticAsWritten = "synthetic speech as the synthesizer writes it (no silence added)"

@@ -299,8 +299,11 @@ struct AccuracyBench: ParsableCommand {
     }
     if includes(.sequences) && !realCommands.isEmpty {
       items += builder.sequences(from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4 (held-out speakers)")
-      items += builder.sequences(
+      let oneSpeaker = builder.sequences(
         from: realCommands, count: quick ? 30 : 100, condition: "sequences of 2-4, one speaker each", seed: 8, oneSpeaker: true)
+      // The same over a room's quiet, as a microphone hears them (the clips are joined with
+      // digital silence).
+      items += oneSpeaker + CorpusBuilder.sequencesOverRoomTone(oneSpeaker)
       // The same with no pause between the clips (each cut to its speech keeps a few tens of
       // milliseconds around it): one speaker's commands run together.
       items += builder.sequences(

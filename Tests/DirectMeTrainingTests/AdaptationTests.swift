@@ -622,6 +622,25 @@ func syntheticOverRoomTone() throws {
   #expect(CorpusBuilder.overRoomTone(items).map(\.samples) == copies.map(\.samples))
 }
 
+@Test("the bench's sequences over a room's quiet: every item copied over white noise at -75 to -55 dBFS, its commands kept")
+func sequencesOverRoomTone() throws {
+  // One speaker's clips joined with digital silence; through a microphone the pauses are the
+  // room's quiet. Every item is copied, each over its own level (drawn from its name).
+  let (_, padded, items) = syntheticConditionsItems(padding: 4_000)
+  let sequences = items.map { BenchItem(id: "sequence/" + $0.id, condition: "sequences of 2-4, one speaker each", expected: [.up, .left], samples: $0.samples) }
+  let copies = CorpusBuilder.sequencesOverRoomTone(sequences)
+  #expect(copies.map(\.id) == sequences.map { "room tone/" + $0.id })
+  #expect(copies.allSatisfy { $0.expected == [.up, .left] && $0.condition == CorpusBuilder.sequencesOverRoomTone })
+  for copy in copies {
+    #expect(copy.samples.count == padded.count)
+    let quiet = copy.samples.prefix(4_000).map(Double.init)
+    let level = 10 * log10(quiet.reduce(0) { $0 + $1 * $1 } / Double(quiet.count) / (32768.0 * 32768.0))
+    #expect(level > -76 && level < -54, "room tone at \(level) dBFS")
+  }
+  #expect(Set(copies.map(\.samples)).count == copies.count, "each item over its own noise")
+  #expect(CorpusBuilder.sequencesOverRoomTone(sequences).map(\.samples) == copies.map(\.samples))
+}
+
 @Test("the bench's synthetic speech as the synthesizer writes it: the synthetic items without the 300 ms of silence added around them")
 func syntheticAsWritten() throws {
   let (tone, _, items) = syntheticConditionsItems(padding: Int(CorpusBuilder.speechPadding * 16_000))
