@@ -697,14 +697,18 @@ public struct CorpusBuilder {
     items.map { overRoomTone($0, condition: sequencesOverRoomTone) }
   }
 
-  /// `item` over a room's quiet, under `condition`: white noise at a level of
-  /// `Signal.roomQuietLevels` drawn from its name (the same every run).
+  /// `item` over a room's quiet (`overRoomTone(_:id:)`), under `condition`.
   static func overRoomTone(_ item: BenchItem, condition: String) -> BenchItem {
-    var random = Signal.Random(seed: StableHash.of("room tone|" + item.id))
+    BenchItem(
+      id: "room tone/" + item.id, condition: condition, expected: item.expected, samples: overRoomTone(item.samples, id: item.id))
+  }
+
+  /// `samples` over a room's quiet: white noise at a level of `Signal.roomQuietLevels` drawn
+  /// from `id` (the same every run).
+  static func overRoomTone(_ samples: [Int16], id: String) -> [Int16] {
+    var random = Signal.Random(seed: StableHash.of("room tone|" + id))
     let level = Double.random(in: Signal.roomQuietLevels, using: &random)
-    return BenchItem(
-      id: "room tone/" + item.id, condition: condition, expected: item.expected,
-      samples: Signal.overRoomTone(item.samples, level: level, random: &random))
+    return Signal.overRoomTone(samples, level: level, random: &random)
   }
 
   public static let syntheticAsWritten = "synthetic speech as the synthesizer writes it (no silence added)"
@@ -865,9 +869,7 @@ public struct CorpusBuilder {
   /// sound as a microphone hears it between stretches of the room, not as a file that starts
   /// and ends with it.
   public static func inRoom(_ samples: [Int16], id: String) -> [Int16] {
-    var random = Signal.Random(seed: StableHash.of("room tone|" + id))
-    let level = Double.random(in: Signal.roomQuietLevels, using: &random)
-    return Signal.overRoomTone(Signal.silence(roomPadding) + samples + Signal.silence(roomPadding), level: level, random: &random)
+    overRoomTone(Signal.silence(roomPadding) + samples + Signal.silence(roomPadding), id: id)
   }
 
   /// The room's quiet (seconds) before and after each sound of `inRoom`.
