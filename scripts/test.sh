@@ -6,5 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 . scripts/env.sh
+# SwiftPM 6.3's incremental debug build can leave a test module compiled against a function's
+# old signature when only the sources changed (a parameter with a default value added to
+# `SignalEvidence.pitchPeriods`: the tests failed to link, "undefined reference"). So when any
+# source differs from what the last build here saw, the tests are compiled again (a fresh
+# clone, as CI has, builds everything anyway).
+stamp=.build/directme-test-sources
+sources="$(find Package.swift Sources -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+if [ -d .build/debug ] && [ "$(cat "$stamp" 2>/dev/null || true)" != "$sources" ]; then
+  find Tests -name '*.swift' -exec touch {} +
+fi
 swift build --build-tests
+echo "$sources" > "$stamp"
 swift test --skip-build "$@"
