@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$#" -gt 0 ] || { echo "release-build: name the products to build (directme, directme-bench)" >&2; exit 2; }
 stamp=.build/directme-release-sources
-sources="$(find Package.swift Sources -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+sources="$(scripts/sources-hash.sh)"
 if [ -d .build/release ] && [ "$(cat "$stamp" 2>/dev/null || true)" != "$sources" ]; then
   echo "release-build: sources changed since the last release build; compiling every module again" >&2
   find Sources -name '*.swift' -exec touch {} +

@@ -7,12 +7,12 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 . scripts/env.sh
 # SwiftPM 6.3's incremental debug build can leave a test module compiled against a function's
-# old signature when only the sources changed (a parameter with a default value added to
-# `SignalEvidence.pitchPeriods`: the tests failed to link, "undefined reference"). So when any
-# source differs from what the last build here saw, the tests are compiled again (a fresh
-# clone, as CI has, builds everything anyway).
+# old signature when only the sources changed (stop 126, branch exp/octave: a parameter with a
+# default value added to a public function, and the tests failed to link, "undefined
+# reference"). So when any source differs from what the last build here saw, the tests are
+# compiled again (a fresh clone, as CI has, builds everything anyway).
 stamp=.build/directme-test-sources
-sources="$(find Package.swift Sources -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)"
+sources="$(scripts/sources-hash.sh)"
 if [ -d .build/debug ] && [ "$(cat "$stamp" 2>/dev/null || true)" != "$sources" ]; then
   find Tests -name '*.swift' -exec touch {} +
 fi

@@ -12,7 +12,7 @@ items gained and lost, or says "not used", "not shipped" or "landed". So before 
 
   scripts/tried.py reverb             # every idea that mentions reverberation
   scripts/tried.py '"up"' release     # "up"'s release, tried at stops 63, 81, 111, ...
-  scripts/tried.py --all | wc -l      # how many ideas are written up
+  scripts/tried.py --all >/dev/null   # how many ideas are written up (the count goes to stderr)
 
 The README stays the record; this only finds the place to read. Standard library only (an
 analysis aid, not part of the product).
@@ -24,7 +24,7 @@ from pathlib import Path
 
 HEADING = re.compile(r"^#{2,3} (.*)$")
 STOP = re.compile(r"stop (\d+)")
-IDEA = re.compile(r"^()- \*\*(.+?)\*\*")
+IDEA = re.compile(r"^- \*\*(.+?)\*\*")
 COUNTS = re.compile(r"\d+ (?:bench )?(?:items? )?gained(?:,| /) \d+ lost", re.IGNORECASE)
 VERDICT = re.compile(r"not used|not shipped|not built|not landed|not pursued|shipped at|landed", re.IGNORECASE)
 
@@ -45,7 +45,7 @@ def ideas(lines):
             found = STOP.search(heading.group(1))
             stop = found.group(1) if found else "?"
         if idea:
-            current = [stop, number, idea.group(2).strip(), line]
+            current = [stop, number, idea.group(1).strip(), line]
         elif current:
             current[3] += " " + line.strip()
     if current:
