@@ -16,12 +16,23 @@ public enum Tools {
   /// Runs a program to the end; returns its stdout, throws with its stderr on failure.
   @discardableResult
   public static func run(_ arguments: [String], allowFailure: Bool = false) throws -> String {
+    try runReading(arguments, allowFailure: allowFailure).stdout
+  }
+
+  /// Runs a program to the end, with `environment` added to this one's; returns its stdout
+  /// and stderr, throws with its stderr on failure.
+  public static func runReading(
+    _ arguments: [String], environment: [String: String] = [:], allowFailure: Bool = false
+  ) throws -> (stdout: String, stderr: String) {
     guard let path = arguments[0].hasPrefix("/") ? arguments[0] : which(arguments[0]) else {
       throw Failure(description: "\(arguments[0]) is not installed (scripts/setup.sh installs it)")
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = Array(arguments.dropFirst())
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+    }
     // stderr goes to a file, so neither pipe can fill up and stall the program.
     let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("directme-\(UUID().uuidString).err")
     _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
@@ -33,11 +44,11 @@ public enum Tools {
     try process.run()
     let stdout = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    let stderr = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
     guard process.terminationStatus == 0 || allowFailure else {
-      let stderr = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
       throw Failure(description: "\(arguments.joined(separator: " ")): \(stderr)")
     }
-    return String(decoding: stdout, as: UTF8.self)
+    return (String(decoding: stdout, as: UTF8.self), stderr)
   }
 
   /// Reads a WAV file as 16 kHz mono samples.

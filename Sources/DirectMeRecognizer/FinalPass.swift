@@ -216,13 +216,10 @@ extension PocketSphinxRecognizer {
     static let timesSearches = ProcessInfo.processInfo.environment["DIRECTME_SEARCH_TIMES"] == "1"
     /// By search (a "+scoring" suffix when the audio was scored for it): decodes, frames and
     /// seconds so far, in the order first run; kept only when `timesSearches`.
-    private(set) var costs: [(search: String, decodes: Int, frames: Int, seconds: Double)] = []
+    private(set) var costs: [SearchCost] = []
 
-    /// One line for stderr: each search's decodes, frames and milliseconds.
-    var costLine: String {
-      "search times: " + costs.map { "\($0.search) \($0.decodes)x \($0.frames) frames \(String(printf: "%.1f", $0.seconds * 1000)) ms" }
-        .joined(separator: "; ")
-    }
+    /// One line for stderr: each search's decodes, frames and milliseconds (`SearchCost.line`).
+    var costLine: String { SearchCost.line(costs) }
 
     /// Takes `known` as the scores of `audio[range]`, scored already.
     mutating func know(_ known: Decoder.SenoneScores, of range: Range<Int>) { scores[range] = known }
@@ -245,12 +242,11 @@ extension PocketSphinxRecognizer {
       if Self.timesSearches {
         let name = scored ? search + "+scoring" : search
         let (frames, seconds) = (Self.frames(of: range, in: range).count, (ContinuousClock.now - started).seconds)
+        let cost = SearchCost(search: name, decodes: 1, frames: frames, seconds: seconds)
         if let index = costs.firstIndex(where: { $0.search == name }) {
-          costs[index].decodes += 1
-          costs[index].frames += frames
-          costs[index].seconds += seconds
+          costs[index].add(cost)
         } else {
-          costs.append((name, 1, frames, seconds))
+          costs.append(cost)
         }
       }
       return reading

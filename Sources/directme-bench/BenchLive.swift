@@ -19,7 +19,8 @@ struct LiveBench: ParsableCommand {
       people's commands said one every 4 s over a room noise that goes on (tap, bike, kitchen, \
       pink), beside the v1 end-of-speech rule (0.5 s of silence). 2. Decode speed: `directme replay` of one long \
       recording (and its streaming pass alone, without the final pass) beside \
-      `pocketsphinx_continuous -infile` with the same grammar and with a four-word grammar. \
+      `pocketsphinx_continuous -infile` with the same grammar and with a four-word grammar, \
+      and the final pass's time by search (one more replay with DIRECTME_SEARCH_TIMES=1). \
       3. Live, through a private PulseAudio daemon whose virtual \
       microphone is fed in real time, the window on SDL's dummy driver: start-up time, CPU \
       while listening to silence and to continuous speech, resident memory, and the \
@@ -223,6 +224,24 @@ struct LiveBench: ParsableCommand {
             format: "directme replay against the four-word stock: %.1fx the time, %.1fx the CPU time (medians of %d runs each); its streaming pass alone %.1fx, the final pass the other %.0f%%",
             medians[0] / medians[fourWordStock], cpuMedians[0] / cpuMedians[fourWordStock], decodeRuns, medians[1] / medians[fourWordStock],
             100 * max(0, medians[0] - medians[1]) / medians[0]))
+        // Where the final pass's time goes: one more replay, each final pass writing its
+        // searches' costs (`DIRECTME_SEARCH_TIMES=1`, `SearchCost`).
+        let searched = try Tools.runReading(programs[0].arguments, environment: ["DIRECTME_SEARCH_TIMES": "1"]).stderr
+        let passes = searched.split(separator: "\n").compactMap(SearchCost.parse)
+        let totals = SearchCost.totals(passes)
+        let allSeconds = totals.reduce(0) { $0 + $1.seconds }
+        emit(
+          String(
+            format: "the final pass's searches, one more replay (DIRECTME_SEARCH_TIMES=1): %d passes, %.2f s in all (\"+scoring\": every senone of the audio scored for that search)",
+            passes.count, allSeconds))
+        emit(searchRow("search", "decodes", "frames", "seconds", "us a frame", "share"))
+        for total in totals {
+          emit(
+            searchRow(
+              total.search, "\(total.decodes)", "\(total.frames)", String(format: "%.3f", total.seconds),
+              String(format: "%.0f", total.frames > 0 ? 1e6 * total.seconds / Double(total.frames) : 0),
+              String(format: "%.0f%%", allSeconds > 0 ? 100 * total.seconds / allSeconds : 0)))
+        }
         emit("")
       }
 
@@ -516,6 +535,9 @@ struct LiveBench: ParsableCommand {
   }
 
   private func row(_ cells: String...) -> String { row(widths: [52, 14, 14, 14, 20, 18, 8], cells) }
+
+  /// The final pass's searches' row: search, decodes, frames, seconds, per frame, share.
+  private func searchRow(_ cells: String...) -> String { row(widths: [28, 8, 8, 8, 11, 6], cells) }
 
   /// A latency table's row: rule, p50, p95, slowest, within 250 ms, acted on, exact, extra.
   private func latencyRow(_ cells: String...) -> String { row(widths: [54, 8, 8, 9, 10, 18, 17, 5], cells) }

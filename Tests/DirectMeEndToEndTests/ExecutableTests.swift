@@ -101,6 +101,8 @@ struct ExecutableTests {
       } else {
         #expect(!costs.isEmpty && costs.allSatisfy { $0.contains("commands") }, "\(run.stderr)")
         #expect(costs.contains { $0.contains("commands+scoring 1x") } && costs.contains { $0.contains("garbage") }, "\(run.stderr)")
+        // Each line reads back as `directme-bench live` reads it.
+        #expect(costs.allSatisfy { SearchCost.parse($0).map { !$0.isEmpty } == true }, "\(run.stderr)")
       }
       let lines = run.stdout.split(separator: "\n")
       try #require(lines.count == files.count, "\(run.stdout)")
