@@ -24,8 +24,10 @@ An analysis aid, not part of the product: numpy and scikit-learn (`pip install s
 import argparse
 import collections
 import csv
+import importlib.util
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 from sklearn.ensemble import HistGradientBoostingClassifier
@@ -33,33 +35,22 @@ from sklearn.model_selection import GroupKFold
 
 COMMANDS = ("up", "down", "left", "right")
 FEATURES = ["m", "run", "loud", "loud_run", "band", "tone", "speech", "out", "seconds", "voiced", "range", "all_voiced", "quiet_voiced"]
-WORD = re.compile(r"\b(up|down|left|right)\(([^)]*)\)")
-UNITS = {"ms": 1e-3, "%": 1.0, "dB": 1.0, "s": 1.0}
 
-
-def fields(text):
-    """'m 23.1, c 0.99, run 200 ms, loud run 190 ms, band 96%' -> {'m': 23.1, ..., 'loud_run': 0.19, 'band': 96}."""
-    out = {}
-    for part in text.split(", "):
-        m = re.fullmatch(r"([a-z][a-z ]*?) (-?[\d.]+)\s*(ms|%|dB|s)?", part.strip())
-        if m:
-            out[m.group(1).replace(" ", "_")] = float(m.group(2)) * UNITS.get(m.group(3) or "", 1.0)
-        else:
-            m = re.fullmatch(r"(-?[\d.]+) s", part.strip())
-            if m:
-                out["seconds"] = float(m.group(1))
-    return out
+# The heard lines are read as scripts/bench-diff.py's --where reads them (its WORD and names()),
+# so the features are the ones its rules name, in its units (milliseconds, percent, dB).
+_spec = importlib.util.spec_from_file_location("bench_diff", Path(__file__).resolve().parents[1] / "bench-diff.py")
+bench_diff = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench_diff)
 
 
 def heard_words(line):
-    """The command words of a heard line, each with its features and its utterance's."""
+    """The command words of a heard line, each with its features and its utterance's (with "c")."""
     words = []
-    for segment in line.split(" | "):
-        split = re.match(r"(.*?) / (.*?) \((.*)\)\s*$", segment)
-        head, utterance = (split.group(1), fields(split.group(3))) if split else (segment, {})
-        for word in WORD.finditer(head):
-            features = fields(word.group(2))
-            words.append((word.group(1), {**{k: v for k, v in utterance.items()}, **features}))
+    for part in line.split(" | "):
+        utterance = part.rsplit(" / ", 1)[-1]
+        for match in bench_diff.WORD.finditer(part):
+            word, margin, confidence, rest = match.group(1), match.group(2), float(match.group(3)), match.group(4)
+            words.append((word, bench_diff.names(word, margin, confidence, rest, utterance)))
     return words
 
 
@@ -89,11 +80,13 @@ def bench_examples(path):
 
 def json_features(word, utterance):
     signal = utterance.get("signal", {})
+    # In the heard lines' units: seconds as milliseconds, shares as percent.
     scaled = lambda value, by: None if value is None else value * by
-    f = {"m": word.get("margin"), "run": word.get("voiced"), "loud": word.get("loud"), "loud_run": word.get("loud_run"),
-         "band": scaled(word.get("speech_share"), 100), "tone": scaled(word.get("tone_share"), 100),
-         "speech": word.get("speech_likeness"), "out": word.get("standout"), "seconds": utterance["end"] - utterance["start"],
-         "voiced": signal.get("longest_voiced"), "range": signal.get("dynamic_range"), "all_voiced": signal.get("voiced"),
+    f = {"m": word.get("margin"), "run": scaled(word.get("voiced"), 1000), "loud": scaled(word.get("loud"), 1000),
+         "loud_run": scaled(word.get("loud_run"), 1000), "band": scaled(word.get("speech_share"), 100),
+         "tone": scaled(word.get("tone_share"), 100), "speech": word.get("speech_likeness"), "out": word.get("standout"),
+         "seconds": utterance["end"] - utterance["start"], "voiced": scaled(signal.get("longest_voiced"), 1000),
+         "range": signal.get("dynamic_range"), "all_voiced": scaled(signal.get("voiced"), 1000),
          "quiet_voiced": scaled(signal.get("background_voicing"), 100)}
     return {k: v for k, v in f.items() if v is not None}
 
