@@ -17,7 +17,7 @@
   scripts/bench-diff.py ITEMS.tsv --where EXPRESSION [--show]
       The same for any rule over a taken word and its utterance: EXPRESSION is a Python
       expression, true for a word to refuse, over the word's printed features (m, c, run,
-      loud, loud_run, band, tone, speech, out), its utterance's (seconds, voiced, range, all_voiced,
+      loud, loud_run, band, tone, f0, h1h4, speech, out), its utterance's (seconds, voiced, range, all_voiced,
       quiet_voiced, warp), word ("up", ...), other (the utterance's other-words reading,
       "of", "go now", ...), synthetic (routed to the synthetic voices'
       model), and base and base_m (the second opinion's word and margin, "" and nan when
@@ -57,7 +57,7 @@ def feature(text, name):
     return float(found.group(1)) if found else None
 
 
-WORD_FEATURES = ["m", "run", "loud", "loud run", "band", "tone", "speech", "out"]
+WORD_FEATURES = ["m", "run", "loud", "loud run", "band", "tone", "f0", "h1h4", "speech", "out"]
 UTTERANCE = re.compile(r"\(([\d.]+) s, voiced (\d+) ms, range (\d+) dB, all voiced (\d+) ms, quiet voiced (\d+)%")
 
 

@@ -540,6 +540,7 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].speechShare = SignalEvidence.speechShare(frames, of: energies, band: speechBandEnergies)
         result.transcriptions[t].segments[w].standout = SignalEvidence.standout(frames, of: energies, median: median)
         result.transcriptions[t].segments[w].toneShare = SignalEvidence.toneShare(frames, of: energies, samples: samples)
+        result.transcriptions[t].segments[w].harmonicLead = SignalEvidence.harmonicLead(frames, of: energies, periods: periods, samples: samples)
         // People's words only, as for the verifier: the sound class's speech is people's.
         if let soundClass = recognizer.soundClass, result.voiceModel == nil {
           result.transcriptions[t].segments[w].speechLikeness = soundClass.likeness(

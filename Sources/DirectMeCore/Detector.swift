@@ -410,7 +410,8 @@ public struct Detector: Hashable, Sendable, Codable {
     /// that do not (`brokenLoudPart`: a clatter), its energy lies outside the speech band
     /// (`minimumSpeechShare`, more of it for an "up" that does not stand out:
     /// `minimumSpeechShareOfFaintUp`) or in a few pure tones (`maximumToneShare(of:margin:)`,
-    /// less of it for "up"), and for "up", in a sound too brief for a vowel (`briefUp`).
+    /// less of it for "up"), and for "up", in a sound too brief for a vowel (`briefUp`) or in a
+    /// high, strained voice's first harmonic (`strainedUp`).
     public static func unlikeVoice(_ word: WordSegment, in evidence: SignalEvidence? = nil) -> UnlikeVoice? {
       if let run = word.loudRun {
         if run + 1e-9 < briefestVowel
@@ -429,6 +430,9 @@ public struct Detector: Hashable, Sendable, Codable {
       guard word.word == "up" else { return nil }
       if let loud = word.loud, loud + 1e-9 < briefUp.loud, let duration = evidence?.duration, duration < briefUp.utterance {
         return .brief
+      }
+      if let harmonics = word.harmonicLead, harmonics.pitch > strainedUp.pitch, harmonics.lead > strainedUp.lead {
+        return .strained
       }
       if let loud = word.loud, loud + 1e-9 >= longUpAmidVoices.loud, let margin = word.margin, margin < 0, let evidence,
         evidence.dynamicRange < Calibration.clearBackground, evidence.backgroundVoicing + 1e-9 >= longUpAmidVoices.voicing
@@ -450,6 +454,17 @@ public struct Detector: Hashable, Sendable, Codable {
     /// (`SignalEvidence.voicelessBackground`, 20%, the final pass's `isQuiet` bound too); from
     /// 30% (the pipeline's "amid voices" share) at first.
     public static let longUpAmidVoices = (loud: 0.25, voicing: SignalEvidence.voicelessBackground)
+
+    /// An "up" pitched over `pitch` (Hz) whose voiced loud frames hold their first harmonic
+    /// more than `lead` dB over their fourth (`WordSegment.harmonicLead`, medians) is a cry's or a
+    /// grunt's strained voice, not a word's vowel: its energy sits in the first harmonic.
+    /// Measured 2026-12-07 (stop 131, `directme-bench accuracy`, 17,822 items with the lead
+    /// printed): of the taken "up"s pitched over 200 Hz, people's (checking speakers, their
+    /// higher, children's and noisy copies, sequences, dev) held the first harmonic -12 to -6 dB
+    /// under the fourth at the median, none more than 8 dB over it but one reverberant "up";
+    /// the game voice actors' cries' "up"s 2.9 dB over at the median, 3 of 7 more than 10.
+    /// Simulated from the printed leads, then built: see Deciding.md.
+    public static let strainedUp = (pitch: 200.0, lead: 10.0)
 
     /// The loud part an "up" needs (seconds) when its utterance is shorter than `utterance`
     /// (seconds; the endpointer's 0.3 s of lead-in included), that is when the word is the
@@ -524,6 +539,8 @@ public struct Detector: Hashable, Sendable, Codable {
       case click = "a click, its loud part shorter than a vowel's"
       /// Its loud part in pieces, none as long as a vowel (`brokenLoudPart`): a clatter.
       case clatter = "a clatter, its loud part in pieces shorter than a vowel"
+      /// A high "up" whose energy sits in its first harmonic (`strainedUp`): a cry, a grunt.
+      case strained = "a strained voice's cry, its energy in the first harmonic"
       /// An "up" whose vowel lasts as long as another word's, amid other voices.
       case longAmidVoices = "a longer vowel than up's, amid other voices"
       /// Its spectrum more like other sounds' than like speech (`Gate.minimumSpeechLikeness`):

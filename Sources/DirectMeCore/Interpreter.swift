@@ -129,6 +129,8 @@ public enum Rejection: Hashable, Sendable, Codable {
         "\"\(heard.joined(separator: " "))\" is no voice's sound: its loud part falls away within 20 ms, shorter than any vowel (a key's click, a clack?)"
       case .clatter:
         "\"\(heard.joined(separator: " "))\" is no voice's sound: its loud part comes in pieces, none as long as a vowel (typing, a clatter?)"
+      case .strained:
+        "\"\(heard.joined(separator: " "))\" is no word's vowel: a high, strained voice with its energy in the first harmonic (a cry, a grunt?)"
       case .longAmidVoices:
         "\"\(heard.joined(separator: " "))\" holds its vowel too long for \"up\" amid other voices (another word: one, five, no?)"
       case .likeASound:

@@ -35,6 +35,10 @@ public struct FileReport: Codable, Hashable, Sendable {
     /// For a command word, how much more like speech than like other sounds its loud frames
     /// are (`WordSegment.speechLikeness`).
     public var speechLikeness: Double?
+    /// For a command word, its voiced loud frames' pitch (Hz) and how far their first harmonic
+    /// stands over their fourth (dB; `WordSegment.harmonicLead`).
+    public var pitch: Double?
+    public var harmonicLead: Double?
   }
   /// What the utterance's audio says by itself (`SignalEvidence`), which the detector's gate weighs.
   public struct SignalReport: Codable, Hashable, Sendable {
@@ -157,7 +161,8 @@ public struct FileReport: Codable, Hashable, Sendable {
         confidence: $0.confidence?.rounded(to: 3), margin: $0.margin?.rounded(to: 3), voiced: $0.voiced?.rounded(to: 3),
         loud: $0.loud?.rounded(to: 3), loudRun: $0.loudRun?.rounded(to: 3), standout: $0.standout?.rounded(to: 3), speechShare: $0.speechShare?.rounded(to: 3),
         toneShare: $0.toneShare?.rounded(to: 3), verified: $0.verified?.rounded(to: 3),
-        speechLikeness: $0.speechLikeness?.rounded(to: 3))
+        speechLikeness: $0.speechLikeness?.rounded(to: 3), pitch: $0.harmonicLead?.pitch.rounded(to: 1),
+        harmonicLead: $0.harmonicLead?.lead.rounded(to: 2))
     }
   }
 

@@ -250,6 +250,39 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     return shares.sorted()[shares.count / 2]
   }
 
+  /// The pitch of the voiced frames of `frames`'s loud part (within `loudSpan` of its loudest,
+  /// by `energies`; voiced by `periods`, pitch periods in samples at 4 kHz) and how far their
+  /// first harmonic stands over their fourth (dB: each harmonic's strongest bin within 10% of
+  /// its frequency, 32 ms of `samples` Hann-windowed around the frame), each the median over
+  /// those frames; nil with fewer than 3 of them. A strained cry or grunt puts its energy in
+  /// its first harmonic far more than a word's vowel does.
+  public static func harmonicLead(_ frames: Range<Int>, of energies: [Double], periods: [Int], samples: [Int16]) -> HarmonicLead? {
+    let voiced = loudFrames(frames, of: energies).filter { $0 < periods.count && periods[$0] > 0 }
+    guard voiced.count >= 3 else { return nil }
+    let size = toneWindow
+    let binWidth = 16_000.0 / Double(size)
+    var re = [Double](repeating: 0, count: size)
+    var im = [Double](repeating: 0, count: size)
+    var pitches: [Double] = []
+    var leads: [Double] = []
+    for frame in voiced {
+      let pitch = 4_000.0 / Double(periods[frame])
+      spectrum(of: frame, samples: samples, re: &re, im: &im)
+      func level(_ harmonic: Double) -> Double? {
+        let low = Int((0.9 * harmonic * pitch / binWidth).rounded(.up))
+        let high = min(size / 2, Int(1.1 * harmonic * pitch / binWidth))
+        guard low <= high else { return nil }
+        let power = (low...high).map { re[$0] * re[$0] + im[$0] * im[$0] }.max()!
+        return 10 * log10(power + 1e-12)
+      }
+      guard let first = level(1), let fourth = level(4) else { continue }
+      pitches.append(pitch)
+      leads.append(first - fourth)
+    }
+    guard !leads.isEmpty else { return nil }
+    return HarmonicLead(pitch: pitches.sorted()[pitches.count / 2], lead: leads.sorted()[leads.count / 2])
+  }
+
   /// How much the frames of `tail` keep the spectrum of the frames of
   /// `loud` (10-ms frames of `samples`): the mean over `tail` of each frame's correlation with
   /// the loud frames' mean spectrum, both as 24 log-spaced bands' levels (125 Hz-8 kHz, dB) less

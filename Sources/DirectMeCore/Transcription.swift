@@ -38,6 +38,10 @@ public struct WordSegment: Hashable, Sendable, Codable {
   /// energy in three sharp spectral peaks (`SignalEvidence.toneShare`): a ringing dish's or a
   /// whistle's partials, not a voice's harmonics. Set by the listening pipeline.
   public var toneShare: Double?
+  /// For a command word of the commands reading: its voiced loud frames' median pitch (Hz)
+  /// and how far (dB) their first harmonic stands over their fourth, the median over those
+  /// frames (`SignalEvidence.harmonicLead`). Set by the listening pipeline.
+  public var harmonicLead: HarmonicLead?
   /// For a command word of the commands reading: how far (dB) its loud frames stand above
   /// the utterance's median level (`SignalEvidence.standout`); in a long stretch of sound
   /// without pauses (music, a television) a word said to DirectMe stands out of it
@@ -262,5 +266,19 @@ extension Transcription {
       copy.segments[index].margin = segment.score - others.score(from: segment.start, to: segment.end)
     }
     return copy
+  }
+}
+
+/// A word's pitch and the lead of its first harmonic over its fourth (see
+/// `SignalEvidence.harmonicLead`).
+public struct HarmonicLead: Hashable, Sendable, Codable {
+  /// Median pitch of the voiced loud frames, Hz.
+  public var pitch: Double
+  /// Median of the first harmonic's level less the fourth's over those frames, dB.
+  public var lead: Double
+
+  public init(pitch: Double, lead: Double) {
+    self.pitch = pitch
+    self.lead = lead
   }
 }

@@ -410,6 +410,7 @@ struct AccuracyBench: ParsableCommand {
                 + (segment.loudRun.map { String(format: ", loud run %.0f ms", $0 * 1000) } ?? "")
                 + (segment.speechShare.map { String(format: ", band %.0f%%", $0 * 100) } ?? "")
                 + (segment.toneShare.map { String(format: ", tone %.1f%%", $0 * 100) } ?? "")
+                + (segment.harmonicLead.map { String(format: ", f0 %.0f Hz, h1h4 %.1f dB", $0.pitch, $0.lead) } ?? "")
                 + (segment.speechLikeness.map { String(format: ", speech %.2f", $0) } ?? "")
                 + (segment.standout.map { String(format: ", out %.1f dB", $0) } ?? "") + ")"
             } ?? "")

@@ -334,6 +334,46 @@ struct SignalEvidenceTests {
     #expect(gate.passes(evidence, word: word))
   }
 
+  @Test("a strained cry holds its first harmonic far over its fourth, a vowel does not; the gate refuses such a high \"up\"")
+  func harmonicLead() throws {
+    // A harmonic series at `pitch` Hz, the harmonics' amplitudes as given.
+    func voice(pitch: Double, amplitudes: [Double]) -> [Int16] {
+      (0..<4800).map { index -> Int16 in
+        let t = Double(index) / 16_000
+        let sum = amplitudes.enumerated().reduce(0.0) { $0 + $1.element * sin(2 * .pi * pitch * Double($1.offset + 1) * t + Double($1.offset)) }
+        return Int16(clamping: Int(sum * 4_000))
+      }
+    }
+    let lead = { (samples: [Int16]) -> HarmonicLead? in
+      let padded = [Int16](repeating: 0, count: 1600) + samples + [Int16](repeating: 0, count: 1600)
+      var whole = HighPassEnergy()
+      let energies = whole.frameEnergies(padded)
+      return SignalEvidence.harmonicLead(
+        0..<energies.count, of: energies, periods: SignalEvidence.pitchPeriods(padded), samples: padded)
+    }
+    // A vowel's formants lift its third and fourth harmonics over its first; a strained cry's
+    // energy sits in its first, the rest falling away.
+    let vowel = try #require(lead(voice(pitch: 250, amplitudes: [0.3, 0.6, 1, 0.9, 0.4])))
+    let cry = try #require(lead(voice(pitch: 250, amplitudes: [1, 0.3, 0.1, 0.05, 0.02])))
+    #expect(abs(vowel.pitch - 250) < 20 && abs(cry.pitch - 250) < 20, "\(vowel.pitch), \(cry.pitch) Hz")
+    #expect(vowel.lead < 0 && cry.lead > 20, "vowel \(vowel.lead) dB, cry \(cry.lead) dB")
+    #expect(lead([Int16](repeating: 0, count: 4800)) == nil)
+    let gate = Detector.Gate(minimumVoiced: 0.03, minimumDynamicRange: 6)
+    let evidence = SignalEvidence(voiced: 0.2, longestVoiced: 0.15, dynamicRange: 30)
+    var word = WordSegment(word: "up", start: 0, end: 0.3, margin: 20, voiced: 0.1)
+    word.harmonicLead = vowel
+    #expect(gate.passes(evidence, word: word))
+    word.harmonicLead = cry
+    #expect(gate.refusal(evidence, word: word) == .unlikeVoice(.strained))
+    #expect(Rejection.unlikeVoice(heard: ["up"], why: .strained).reason.contains("first harmonic"))
+    // A low voice may hold its first harmonic so (a man's "up", a deep voice); and only "up" is asked.
+    word.harmonicLead = HarmonicLead(pitch: Detector.Gate.strainedUp.pitch - 20, lead: cry.lead)
+    #expect(gate.passes(evidence, word: word))
+    word.harmonicLead = cry
+    word.word = "down"
+    #expect(gate.passes(evidence, word: word))
+  }
+
   @Test("a vowel spreads its energy over its harmonics, a ringing pot's partials lie in a few sharp peaks; the gate refuses such an \"up\"")
   func toneShare() {
     let share = { (samples: [Int16]) -> Double? in

@@ -33,12 +33,13 @@ struct ReportTests {
     #expect(rescues.first?["taken"] as? String == "down")
   }
 
-  @Test("replay JSON shows what the detector weighed: each command word's voicing, loud part, standout, speech-band and tone shares, and the utterance's signal")
+  @Test("replay JSON shows what the detector weighed: each command word's voicing, loud part, standout, speech-band and tone shares, pitch and harmonic lead, and the utterance's signal")
   func evidenceJSON() throws {
     var up = WordSegment(word: "up", start: 0.2, end: 0.5, score: -30, margin: -12.5, voiced: 0.12, loud: 0.09)
     up.standout = 14.25
     up.speechShare = 0.875
     up.toneShare = 0.625
+    up.harmonicLead = HarmonicLead(pitch: 180.25, lead: -6.5)
     let other = Transcription(segments: [WordSegment(word: "of", start: 0.2, end: 0.5, score: -20)], score: -60)
     let result = RecognitionResult(
       transcriptions: [Transcription(segments: [up], score: -70), other], start: 0, end: 1,
@@ -55,6 +56,8 @@ struct ReportTests {
     #expect(word["standout"] as? Double == 14.25)
     #expect(word["speech_share"] as? Double == 0.875)
     #expect(word["tone_share"] as? Double == 0.625)
+    #expect(word["pitch"] as? Double == 180.3)
+    #expect(word["harmonic_lead"] as? Double == -6.5)
     let signal = try #require(first["signal"] as? [String: Any])
     #expect(signal["dynamic_range"] as? Double == 17.5)
     #expect(signal["background_voicing"] as? Double == 0.25)
