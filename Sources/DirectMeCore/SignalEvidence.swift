@@ -251,7 +251,7 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
   }
 
   /// The pitch of the voiced frames of `frames`'s loud part (within `loudSpan` of its loudest,
-  /// by `energies`; voiced by `periods`, pitch periods in samples at 4 kHz) and how far their
+  /// by `energies`; voiced by `periods`, `PitchTracker`'s periods) and how far their
   /// first harmonic stands over their fourth (dB: each harmonic's strongest bin within 10% of
   /// its frequency, 32 ms of `samples` Hann-windowed around the frame), each the median over
   /// those frames; nil with fewer than 3 of them. A strained cry or grunt puts its energy in
@@ -261,12 +261,13 @@ public struct SignalEvidence: Hashable, Sendable, Codable {
     guard voiced.count >= 3 else { return nil }
     let size = toneWindow
     let binWidth = 16_000.0 / Double(size)
+    let periodRate = PitchTracker.periodRate(sampleRate: 16_000)
     var re = [Double](repeating: 0, count: size)
     var im = [Double](repeating: 0, count: size)
     var pitches: [Double] = []
     var leads: [Double] = []
     for frame in voiced {
-      let pitch = 4_000.0 / Double(periods[frame])
+      let pitch = periodRate / Double(periods[frame])
       spectrum(of: frame, samples: samples, re: &re, im: &im)
       func level(_ harmonic: Double) -> Double? {
         let low = Int((0.9 * harmonic * pitch / binWidth).rounded(.up))
