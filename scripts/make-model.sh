@@ -27,6 +27,10 @@
 #      and Sauerbraten's public-domain "aard" pain, death and grunt sounds (cube2-data, downloaded,
 #      not installed) at a prior weight of 4000, and gives the routed models the same phone
 #      (directme-bench share-phones): everything made in steps 4-6 stays as it was;
+#   7b. adapts people's model through an 8 kHz link: the model as made so far, once more on the
+#      adaptation part's recordings through 8 kHz, each also mixed with an adaptation noise through
+#      8 kHz (scripts/narrowband-copies.py), at a prior weight of 300; an utterance with nothing
+#      above 4 kHz that is not routed is decoded by it (routing.json's peopleNarrowbandModel);
 #   8. fits the sound class (sound-class.json: people's speech against other sounds, two mixtures
 #      of Gaussians) on the adaptation part's recordings (with changed and noisy copies) and on
 #      permissively licensed sounds: Freedoom's voices and effects (BSD), Sauerbraten's "aard"
@@ -39,7 +43,7 @@
 #
 #   scripts/make-model.sh [--retune]
 #
-# Takes about 25 minutes on 2 cores. Work files go to build/model.
+# Takes about 30 minutes on 2 cores. Work files go to build/model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 retune=false
@@ -112,7 +116,7 @@ mkdir -p models/en-us-directme.new
 "$bin" adapt "$work/synthetic/synthetic-narrowband.tsv" --base "$work/en-us-directme" --method map \
   --out "$work/synthetic-narrowband" --force
 "$bench" routing --people "$work/adaptation.tsv" --voices "$work/synthetic/synthetic.tsv" --model "$work/en-us-directme" \
-  --routed-model synthetic-voices --narrowband-model synthetic-narrowband --fit-margin 8
+  --routed-model synthetic-voices --narrowband-model synthetic-narrowband --people-narrowband-model narrowband --fit-margin 8
 # 7. The non-speech phone once more, on Freedoom's cries again and Sauerbraten's "aard" sounds, each
 # as make-nonspeech.py writes them; the routed models get it byte for byte.
 if [ ! -d "$work/aard/usr/share/games/cube2/packages/sounds/aard" ]; then
@@ -123,9 +127,16 @@ python3 scripts/make-nonspeech.py --aard "$work/aard/usr/share/games/cube2/packa
   --extra-dict grammars/directme.dict --noise "$work/noise" --snr 5:20 --prior-weight 4000 --out "$work/en-us-directme-spn2" --force
 for file in means variances sendump; do cp "$work/en-us-directme-spn2/$file" "$work/en-us-directme/"; done
 "$bench" share-phones --from "$work/en-us-directme" --into "$work/synthetic-voices" --into "$work/synthetic-narrowband"
-# routing.json names the routed models as folders inside the model's (as shipped); step 8 replays
-# recordings through the work folder's model, routing included, so they are linked there.
-for routed in synthetic-voices synthetic-narrowband; do ln -sfn "../$routed" "$work/en-us-directme/$routed"; done
+# 7b. People through an 8 kHz link (a telephone, a Bluetooth headset), from the model as made so far.
+python3 scripts/narrowband-copies.py --labels "$work/adaptation.tsv" --out "$work/narrowband-clips"
+python3 scripts/narrowband-copies.py --folder "$work/adapt-noise" --out "$work/narrowband-noise"
+"$bin" adapt "$work/narrowband-clips/labels.tsv" --base "$work/en-us-directme" --method map \
+  --noise "$work/narrowband-noise" --snr 5:20 --prior-weight 300 --out "$work/narrowband" --force
+"$bench" share-phones --from "$work/en-us-directme" --into "$work/narrowband"
+# routing.json names the routed models and people's narrowband one as folders inside the model's
+# (as shipped); step 8 replays recordings through the work folder's model, routing included, so
+# they are linked there.
+for routed in synthetic-voices synthetic-narrowband narrowband; do ln -sfn "../$routed" "$work/en-us-directme/$routed"; done
 # 8. The sound class. Tux Math's sounds (tuxmath-data) are downloaded, not installed; fluidsynth and
 # FluidR3's sound font (fluid-soundfont-gm) are installed by scripts/setup.sh --voices.
 if [ ! -d "$work/tuxmath/usr/share/tuxmath/sounds" ]; then
@@ -144,7 +155,7 @@ grep -v -F -f <(cut -f1 "$work/checking.tsv") "$work/tuning.tsv" > "$work/tuning
 for file in means variances sendump transition_matrices feat.params noisedict adaptation.json detector.json voices.json warp.json routing.json routing-references.f32 sound-class.json; do
   cp "$work/en-us-directme/$file" models/en-us-directme.new/
 done
-for routed in synthetic-voices synthetic-narrowband; do
+for routed in synthetic-voices synthetic-narrowband narrowband; do
   mkdir -p "models/en-us-directme.new/$routed"
   for file in means variances sendump transition_matrices feat.params noisedict; do
     cp "$work/$routed/$file" "models/en-us-directme.new/$routed/"

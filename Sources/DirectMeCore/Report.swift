@@ -106,6 +106,8 @@ public struct FileReport: Codable, Hashable, Sendable {
     public var voice: VoiceReport?
     /// The voices whose own model decoded it ("synthetic"), when not the usual model.
     public var voiceModel: String?
+    /// True when people's model for a narrowband link decoded it (absent otherwise).
+    public var narrowbandModel: Bool?
     /// The factor the final pass's front end divided frequencies by (a voice heard as the
     /// model's people's, `VoiceWarp`), when not 1.
     public var warp: Double?
@@ -199,7 +201,7 @@ public struct FileReport: Codable, Hashable, Sendable {
         VoiceReport(
           distance: $0.distance.isFinite ? $0.distance.rounded(to: 3) : nil, threshold: $0.threshold.rounded(to: 3),
           owner: $0.matches, nearestOwn: $0.nearestOwn?.rounded(to: 3), nearestOthers: $0.nearestOthers?.rounded(to: 3))
-      }, voiceModel: result.voiceModel, warp: result.warp.map { $0.factor.rounded(to: 3) }, warpCutoff: result.warp?.cutoff)
+      }, voiceModel: result.voiceModel, narrowbandModel: result.narrowbandModel ? true : nil, warp: result.warp.map { $0.factor.rounded(to: 3) }, warpCutoff: result.warp?.cutoff)
   }
 
   /// One line of JSON.

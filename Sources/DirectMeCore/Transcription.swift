@@ -176,6 +176,9 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public var voice: VoiceMatch?
   /// The voices whose own model decoded the utterance, when not the model's (`VoiceRouting`).
   public var voiceModel: String?
+  /// Whether people's model for a narrowband link decoded the utterance
+  /// (`VoiceRouting.peopleNarrowbandModel`); heard as people's otherwise.
+  public var narrowbandModel = false
   /// How the final pass's front end was warped (`VoiceWarp`), when it was.
   public var warp: VoiceWarp.FrontEndWarp?
 
@@ -223,10 +226,12 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   }
 
   public func shifted(by offset: Double) -> RecognitionResult {
-    RecognitionResult(
+    var shifted = RecognitionResult(
       transcriptions: transcriptions.map { $0.shifted(by: offset) },
       start: start + offset, end: end + offset, confidence: confidence, signal: signal, voice: voice,
       voiceModel: voiceModel, warp: warp)
+    shifted.narrowbandModel = narrowbandModel
+    return shifted
   }
 }
 

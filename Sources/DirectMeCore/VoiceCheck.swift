@@ -300,6 +300,10 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
   /// telephone or Bluetooth link, festival's 8 kHz voices), relative to the folder holding
   /// this file; nil: `model` hears them too.
   public var narrowbandModel: String?
+  /// People's model for narrowband utterances that are not routed (a telephone's or a
+  /// Bluetooth headset's 8 kHz link), relative to the folder holding this file: people's
+  /// model adapted on its recordings through such a link. Nil: people's model hears them.
+  public var peopleNarrowbandModel: String?
   /// How much each number of the statistic varies between people's recordings.
   public var scale: [Double]
   /// Voice statistics (`VoiceStatistic.routing`) of people's recordings (the model's own voices).
@@ -520,6 +524,7 @@ public struct VoiceRouting: Codable, Hashable, Sendable {
     var routing = self
     routing.model = Self.path(of: model, in: modelFolder)
     routing.narrowbandModel = narrowbandModel.map { Self.path(of: $0, in: modelFolder) }
+    routing.peopleNarrowbandModel = peopleNarrowbandModel.map { Self.path(of: $0, in: modelFolder) }
     return routing
   }
 

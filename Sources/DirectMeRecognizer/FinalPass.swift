@@ -52,15 +52,24 @@ extension PocketSphinxRecognizer {
       scored[ObjectIdentifier(theirDecoder)] = theirs.scored
     }
     var narrowband = false
+    // Whether `heard` came through a narrowband link, measured once when asked: for every
+    // utterance not routed when people's model has a narrowband one (below), otherwise only
+    // when one measure or the other would route it (for every utterance it takes about 1.5%
+    // of a replay's time).
+    var measuredBand: Bool?
+    func isNarrowband() -> Bool {
+      if let measuredBand { return measuredBand }
+      let band = Bandwidth.of(heard)?.isNarrowband == true
+      measuredBand = band
+      return band
+    }
     // Through a narrowband link (nothing above 4 kHz): routed when the references through
     // 8 kHz or all the references would route it (festival's 8 kHz voices lie nearer the
     // first; flite's kal, an 8 kHz voice the synthetic clips hold as it is, nearer the
     // second: measured against the first alone, its "stop" stayed with people's model and
-    // moved the ninja), and decoded by the routed voices' model for that. The spectrum is
-    // looked at only when one measure or the other would route the utterance (for every
-    // utterance it took 1.5% of a replay's time).
+    // moved the ninja), and decoded by the routed voices' model for that.
     if let routing = voiceRouting, routing.narrowbandModel != nil,
-      routes || routing.routes(routingStatistic, narrowband: true), Bandwidth.of(heard)?.isNarrowband == true
+      routes || routing.routes(routingStatistic, narrowband: true), isNarrowband()
     {
       narrowband = true
       routes = true
@@ -73,6 +82,14 @@ extension PocketSphinxRecognizer {
         final = try laterDecoder(routing.model)
         routed = routing.name
       }
+    }
+    // People through a narrowband link (a telephone, a Bluetooth headset): heard by people's
+    // model adapted on its recordings through such a link, and otherwise as people's model
+    // hears them (the warp, the second opinion, every check of the listening pipeline).
+    var peopleNarrowband = false
+    if routed == nil, voice == nil, let model = routing?.peopleNarrowbandModel, isNarrowband() {
+      final = try laterDecoder(model)
+      peopleNarrowband = true
     }
     // Only the model's own decisions are checked by a second opinion (not a personal model's
     // in its owner's voice, nor the routed voices' model's).
@@ -96,12 +113,14 @@ extension PocketSphinxRecognizer {
     let unwarped = warp == .inverseLinear(factor: 1)
     var result = try final.withWarp(warp) {
       try finalPass(
-        on: final, heard: heard, asking: final === self.final && voice == nil ? configuration.secondOpinion : nil,
+        on: final, heard: heard,
+        asking: (final === self.final || peopleNarrowband) && voice == nil ? configuration.secondOpinion : nil,
         fillingDigitalSilence: routed == nil, scored: unwarped ? scored[ObjectIdentifier(final)] : nil, periods: periods,
         energies: energies)
     }
     result.voice = voice
     result.voiceModel = routed
+    result.narrowbandModel = peopleNarrowband
     result.warp = unwarped ? nil : warp
     return result
   }

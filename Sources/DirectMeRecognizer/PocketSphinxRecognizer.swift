@@ -110,6 +110,11 @@ public final class PocketSphinxRecognizer: Recognizer {
           model: model, of: configuration, namedIn: folder + "/" + VoiceRouting.fileName,
           as: "the model for \(routing.name) voices\(what) it names")
       }
+      if let model = routing.peopleNarrowbandModel {
+        try Self.validate(
+          model: model, of: configuration, namedIn: folder + "/" + VoiceRouting.fileName,
+          as: "the model for people through a narrowband link it names")
+      }
       return routing
     }
     routing = try loadRouting(configuration.acousticModel)
@@ -261,7 +266,7 @@ public final class PocketSphinxRecognizer: Recognizer {
   /// The models a final pass may turn to besides its own, most needed first: the routed
   /// voices' (`routing.json`; a third of people's words lie near its margin, where both
   /// models' fit is weighed), the routed voices' through a narrowband link, and the model
-  /// asked for second opinions.
+  /// asked for second opinions; then people's through a narrowband link.
   var laterModels: [String] {
     var models: [String] = []
     for routing in [routing, otherVoicesRouting].compactMap({ $0 }) {
@@ -269,6 +274,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       if let narrowband = routing.narrowbandModel { models.append(narrowband) }
     }
     if let second = configuration.secondOpinion { models.append(second.model) }
+    if let narrowband = routing?.peopleNarrowbandModel { models.append(narrowband) }
     var seen = Set<String>()
     return models.filter { seen.insert($0).inserted }
   }

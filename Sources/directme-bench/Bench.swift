@@ -417,7 +417,7 @@ struct AccuracyBench: ParsableCommand {
         }.joined(separator: " ")
         let others = result.transcriptions.first { $0.segments.allSatisfy { $0.margin == nil } }?.formattedString ?? ""
         let voiced = result.signal.map { String(format: ", voiced %.0f ms, range %.0f dB, all voiced %.0f ms, quiet voiced %.0f%%", $0.longestVoiced * 1000, $0.dynamicRange, $0.voiced * 1000, $0.backgroundVoicing * 100) } ?? ""
-        let model = (result.voiceModel.map { ", \($0) model" } ?? "") + (result.warp.map { String(format: ", warp %.3f", $0.factor) + ($0.cutoff.map { String(format: " to %.0f Hz", $0) } ?? "") } ?? "")
+        let model = (result.voiceModel.map { ", \($0) model" } ?? "") + (result.narrowbandModel ? ", narrowband model" : "") + (result.warp.map { String(format: ", warp %.3f", $0.factor) + ($0.cutoff.map { String(format: " to %.0f Hz", $0) } ?? "") } ?? "")
         // Near-miss rescues: the word heard, the direction taken and how far below it was.
         let rescues = interpreter.interpret(result).rescues.map {
           String(format: " [rescue: %@ -> %@, gap %.1f]", $0.heard, $0.taken.rawValue, $0.scoreGap)

@@ -404,6 +404,12 @@ struct VoiceRoutingFile: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "People's model for narrowband (8 kHz) utterances that are not routed, relative to the model folder (default: none).",
+      valueName: "folder"))
+  var peopleNarrowbandModel: String?
+
+  @Option(
+    help: ArgumentHelp(
       "With --narrowband-model: every N-th recording of people and of the routed voices through 8 kHz, the references narrowband utterances are measured against.",
       valueName: "N"))
   var narrowbandReferencesEvery: Int = 2
@@ -508,6 +514,7 @@ struct VoiceRoutingFile: ParsableCommand {
         ])
       routing.fitLean = fitLean
       routing.fitMargin = fitMargin
+      routing.peopleNarrowbandModel = peopleNarrowbandModel
       if narrowbandModel != nil {
         routing.narrowbandPeople = ReferenceTable(VoiceRouting.threeDecimals(narrowbandPeople))
         routing.narrowbandVoices = ReferenceTable(VoiceRouting.threeDecimals(narrowbandVoices))
@@ -518,7 +525,8 @@ struct VoiceRoutingFile: ParsableCommand {
       let path = model + "/" + VoiceRouting.fileName
       try routing.write(toFolder: model)
       let narrowband = narrowbandModel.map { " (narrowband: \($0))" } ?? ""
-      print("\(path): \(people.count) people's recordings, \(voices.count) of \(name) voices, routed to \(routedModel)\(narrowband)")
+      let peopleNarrowband = peopleNarrowbandModel.map { "; people through 8 kHz to \($0)" } ?? ""
+      print("\(path): \(people.count) people's recordings, \(voices.count) of \(name) voices, routed to \(routedModel)\(narrowband)\(peopleNarrowband)")
     }
   }
 }

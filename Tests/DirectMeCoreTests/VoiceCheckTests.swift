@@ -223,13 +223,16 @@ struct VoiceRoutingTests {
     written.narrowbandPeople = ReferenceTable([[5, 5], [5, 6]])
     written.narrowbandVoices = ReferenceTable([[6, 5]])
     written.narrowbandMargin = 0.1
+    written.peopleNarrowbandModel = "narrowband"
     try written.write(toFolder: folder.path)
     let json = String(decoding: try Data(contentsOf: folder.appendingPathComponent(VoiceRouting.fileName)), as: UTF8.self)
     #expect(json.contains("\"referenceRows\":[2,2,2,1]") && !json.contains("\"narrowbandPeople\""), "\(json)")
+    #expect(json.contains("\"people\":[],\"peopleNarrowbandModel\":\"narrowband\""), "\(json)")
     let loaded = try #require(try VoiceRouting.load(modelFolder: folder.path))
     #expect(loaded == written)
     let resolved = loaded.withModelPaths(in: "/m/x/..")
     #expect(resolved.model == "/m/synthetic-voices" && resolved.narrowbandModel == "/m/synthetic-narrowband", "\(resolved)")
+    #expect(resolved.peopleNarrowbandModel == "/m/narrowband", "\(resolved)")
     // (5.8, 4.6): against all references people's are nearer; against the narrowband ones the
     // voices' are, by 0.632 - 0.316 = 0.316 (root mean square over two numbers) > 0.1.
     let statistic: [Double] = [5.8, 4.6]
