@@ -512,10 +512,11 @@ struct ExecutableTests {
     }
     let statistic = try #require(
       try VoiceFeatures(model: TestSupport.shippedModel.path).routingStatistic(try TestSupport.samples(of: file)))
-    func write(voices: [[Double]], people: [[Double]], routed: String) throws {
-      let routing = VoiceRouting(
+    func write(voices: [[Double]], people: [[Double]], routed: String, peopleNarrowband: String? = nil) throws {
+      var routing = VoiceRouting(
         name: "test voices", model: routed, scale: [Double](repeating: 10, count: statistic.count), people: people, voices: voices,
         neighbours: 1)
+      routing.peopleNarrowbandModel = peopleNarrowband
       try routing.json().write(to: model.appendingPathComponent(VoiceRouting.fileName))
     }
     let far = statistic.map { $0 + 50 }
@@ -534,6 +535,13 @@ struct ExecutableTests {
     let broken = try TestSupport.run([executable!.path, "replay", "--model", model.path, file.path])
     #expect(broken.status == 1)
     #expect(broken.stderr.split(separator: "\n").count == 1 && broken.stderr.contains("routing.json"), "\(broken.stderr)")
+    // So is a people's narrowband model that is not there.
+    try write(voices: [far], people: [statistic], routed: "/usr/share/pocketsphinx/model/en-us/en-us", peopleNarrowband: "no-such-model")
+    let brokenNarrowband = try TestSupport.run([executable!.path, "replay", "--model", model.path, file.path])
+    #expect(brokenNarrowband.status == 1)
+    #expect(
+      brokenNarrowband.stderr.split(separator: "\n").count == 1 && brokenNarrowband.stderr.contains("routing.json")
+        && brokenNarrowband.stderr.contains("narrowband"), "\(brokenNarrowband.stderr)")
   }
 
   @Test("--save-session writes each utterance and a log, private to the user; replaying the folder gives the same instructions")
