@@ -185,13 +185,9 @@ struct RecognizerSpeechTests {
     for voice in voices {
       for direction in Direction.allCases {
         let file = folder.appendingPathComponent("\(voice.name)-\(direction).wav")
-        let low = folder.appendingPathComponent("\(voice.name)-\(direction)-8k.wav")
         let back = folder.appendingPathComponent("\(voice.name)-\(direction)-back.wav")
         try TestSupport.speak(direction.rawValue, voice: voice, to: file, pad: 0.3)
-        for arguments in [["sox", "-R", file.path, "-r", "8000", low.path], ["sox", "-R", low.path, "-r", "16000", back.path]] {
-          let run = try TestSupport.run(arguments)
-          try #require(run.status == 0, "\(arguments.joined(separator: " ")): \(run.stderr)")
-        }
+        try TestSupport.throughNarrowbandLink(file, to: back)
         let result = try directions(in: back, recognizer: recognizer)
         models += result.utterances.map { $0.result.voiceModel ?? "people's" }
         if result.directions != [direction] { wrong.append("\(voice) \"\(direction)\": \(result.directions)") }
@@ -987,12 +983,8 @@ struct RecognizerRealSpeechTests {
       let original = TestSupport.trainingSet!.appendingPathComponent("sc/\(path).wav")
       let expected = try #require(Direction(rawValue: String(path.prefix { $0 != "/" })))
       let name = path.replacingOccurrences(of: "/", with: "-")
-      let low = folder.appendingPathComponent("\(name)-8k.wav")
       let back = folder.appendingPathComponent("\(name).wav")
-      for arguments in [["sox", "-R", original.path, "-r", "8000", low.path], ["sox", "-R", low.path, "-r", "16000", back.path]] {
-        let run = try TestSupport.run(arguments)
-        try #require(run.status == 0, "\(arguments.joined(separator: " ")): \(run.stderr)")
-      }
+      try TestSupport.throughNarrowbandLink(original, to: back)
       let narrow = try directions(in: back, recognizer: recognizer)
       #expect(
         narrow.utterances.contains { $0.result.narrowbandModel } && narrow.utterances.allSatisfy { $0.result.voiceModel == nil },

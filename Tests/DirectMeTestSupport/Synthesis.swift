@@ -146,6 +146,18 @@ public enum TestSupport {
     guard padded.status == 0 else { throw SynthesisError(message: "sox failed: \(padded.stderr)") }
   }
 
+  /// `source` as a narrowband link gives it (a telephone, a Bluetooth headset): sox down to
+  /// 8 kHz and back to 16 kHz, as the accuracy bench's narrowband microphone, written to
+  /// `target` (the 8 kHz file between is removed).
+  public static func throughNarrowbandLink(_ source: URL, to target: URL) throws {
+    let low = target.deletingPathExtension().appendingPathExtension("8k.wav")
+    defer { try? FileManager.default.removeItem(at: low) }
+    for arguments in [["sox", "-R", source.path, "-r", "8000", low.path], ["sox", "-R", low.path, "-r", "16000", target.path]] {
+      let converted = try run(arguments)
+      guard converted.status == 0 else { throw SynthesisError(message: "\(arguments.joined(separator: " ")): \(converted.stderr)") }
+    }
+  }
+
   private static func speakSentence(_ text: String, voice: Voice, to url: URL, pad: Double) throws {
     let raw = url.deletingPathExtension().appendingPathExtension("raw.wav")
     defer { try? FileManager.default.removeItem(at: raw) }
