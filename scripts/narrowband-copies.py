@@ -20,8 +20,8 @@ def copy(source, target):
     if os.path.exists(target):
         return
     low = target + ".8k.wav"
-    for arguments in (["sox", "-R", source, "-r", "8000", low], ["sox", "-R", low, "-r", "16000", target + ".part.wav"]):
-        run = subprocess.run(["sox", "-V1"] + arguments[1:], capture_output=True, text=True)
+    for arguments in (["sox", "-V1", "-R", source, "-r", "8000", low], ["sox", "-V1", "-R", low, "-r", "16000", target + ".part.wav"]):
+        run = subprocess.run(arguments, capture_output=True, text=True)
         if run.returncode != 0:
             raise SystemExit(f"narrowband-copies: {source}: sox failed: {run.stderr.strip()}")
     os.remove(low)

@@ -178,13 +178,13 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   public var voiceModel: String?
   /// Whether people's model for a narrowband link decoded the utterance
   /// (`VoiceRouting.peopleNarrowbandModel`); heard as people's otherwise.
-  public var narrowbandModel = false
+  public var narrowbandModel: Bool
   /// How the final pass's front end was warped (`VoiceWarp`), when it was.
   public var warp: VoiceWarp.FrontEndWarp?
 
   public init(
     transcriptions: [Transcription], start: Double, end: Double, confidence: Double? = nil, signal: SignalEvidence? = nil,
-    voice: VoiceMatch? = nil, voiceModel: String? = nil, warp: VoiceWarp.FrontEndWarp? = nil
+    voice: VoiceMatch? = nil, voiceModel: String? = nil, narrowbandModel: Bool = false, warp: VoiceWarp.FrontEndWarp? = nil
   ) {
     self.transcriptions = transcriptions
     self.start = start
@@ -193,6 +193,7 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
     self.signal = signal
     self.voice = voice
     self.voiceModel = voiceModel
+    self.narrowbandModel = narrowbandModel
     self.warp = warp
   }
 
@@ -226,12 +227,10 @@ public struct RecognitionResult: Hashable, Sendable, Codable {
   }
 
   public func shifted(by offset: Double) -> RecognitionResult {
-    var shifted = RecognitionResult(
+    RecognitionResult(
       transcriptions: transcriptions.map { $0.shifted(by: offset) },
       start: start + offset, end: end + offset, confidence: confidence, signal: signal, voice: voice,
-      voiceModel: voiceModel, warp: warp)
-    shifted.narrowbandModel = narrowbandModel
-    return shifted
+      voiceModel: voiceModel, narrowbandModel: narrowbandModel, warp: warp)
   }
 }
 
