@@ -12,22 +12,66 @@ import DirectMeCore
 extension StageWindow {
   // MARK: Drawing
 
-  /// Draws `scene` and shows it.
+  /// Draws `scene` and shows it. After the first frame only what changed since the last one
+  /// is drawn again (`drawsChangesOnly`): the rectangle the ninja left and entered, and a
+  /// panel whose texts changed. The window keeps its pixels between frames (SDL's software
+  /// renderer draws into the window's own surface), so the frame is pixel for pixel the one
+  /// drawn whole; a test compares them.
   public func draw(_ scene: Scene) {
     let half = (w: Int32(spriteSize.width / 2), h: Int32(spriteSize.height / 2))
     let spriteRect = SDL_Rect(
       x: Int32(scene.spritePosition.x.rounded()) - half.w, y: Int32(scene.spritePosition.y.rounded()) - half.h,
       w: Int32(spriteSize.width), h: Int32(spriteSize.height))
     if drawsFromBackdrop, let backdrop = backdrop() {
-      drawBackground(from: backdrop, sprite: spriteRect)
+      let regions = drawsChangesOnly ? shown.flatMap { changedRegions(from: $0, to: (scene, spriteRect)) } : nil
+      for region in regions ?? [SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))] {
+        drawBackground(from: backdrop, sprite: spriteRect, within: region)
+        if intersects(region, panelRects[0]) { drawTopBar(scene) }
+        if intersects(region, panelRects[1]) { drawBottomPanel(scene) }
+      }
+      SDL_RenderSetClipRect(renderer, nil)
     } else {
       drawGrid()
       drawSprite(spriteRect)
       fillPanels()
+      drawTopBar(scene)
+      drawBottomPanel(scene)
     }
-    drawTopBar(scene)
-    drawBottomPanel(scene)
     SDL_RenderPresent(renderer)
+    shown = drawsFromBackdrop && cachedBackdrop != nil ? (scene, spriteRect) : nil
+  }
+
+  /// The rectangles to draw again to turn the frame `from` into `to` (empty: nothing
+  /// changed); nil when the whole window must be drawn (a field of the scene this function
+  /// does not know changed).
+  func changedRegions(from: (scene: Scene, sprite: SDL_Rect), to: (scene: Scene, sprite: SDL_Rect)) -> [SDL_Rect]? {
+    var regions: [SDL_Rect] = []
+    var old = from.sprite
+    var new = to.sprite
+    if SDL_RectEquals(&old, &new) != SDL_TRUE {
+      var union = SDL_Rect()
+      SDL_UnionRect(&old, &new, &union)
+      regions.append(union)
+    }
+    let (a, b) = (from.scene, to.scene)
+    let topBarSame = a.isListening == b.isListening && a.level == b.level && a.status == b.status && a.prompt == b.prompt
+      && a.partial == b.partial
+    let bottomSame = a.lastTranscript == b.lastTranscript && a.lastInstructions == b.lastInstructions
+      && a.rescues == b.rescues && a.rejection == b.rejection
+    if !topBarSame { regions.append(panelRects[0]) }
+    if !bottomSame { regions.append(panelRects[1]) }
+    // Every field accounted for: the scenes must be equal once these are made so.
+    var rest = b
+    rest.spritePosition = a.spritePosition
+    (rest.isListening, rest.level, rest.status, rest.prompt, rest.partial) = (a.isListening, a.level, a.status, a.prompt, a.partial)
+    (rest.lastTranscript, rest.lastInstructions, rest.rescues, rest.rejection) = (a.lastTranscript, a.lastInstructions, a.rescues, a.rejection)
+    return rest == a ? regions : nil
+  }
+
+  private func intersects(_ a: SDL_Rect, _ b: SDL_Rect) -> Bool {
+    var a = a
+    var b = b
+    return SDL_HasIntersection(&a, &b) == SDL_TRUE
   }
 
   /// The heights of the top bar and of the bottom (transcript) panel, pixels.
@@ -60,27 +104,36 @@ extension StageWindow {
     return texture
   }
 
-  /// The grid, the ninja and the panels over it, as `drawGrid`, `drawSprite` and
-  /// `fillPanels` draw them, pixel for pixel (a test compares), at the cost of one copy: the
-  /// panels' blending (a quarter of the window, every frame of an animation: most of the
-  /// window's drawing time) is redone only where the ninja is under a panel.
-  private func drawBackground(from backdrop: OpaquePointer, sprite: SDL_Rect) {
+  /// The grid, the ninja and the panels over it inside `region`, as `drawGrid`, `drawSprite`
+  /// and `fillPanels` draw them, pixel for pixel (a test compares), at the cost of one copy:
+  /// the panels' blending (a quarter of the window, every frame of an animation: most of the
+  /// window's drawing time) is redone only where the ninja is under a panel. Leaves the clip
+  /// rectangle at `region`.
+  private func drawBackground(from backdrop: OpaquePointer, sprite: SDL_Rect, within region: SDL_Rect) {
+    var region = region
+    SDL_RenderSetClipRect(renderer, &region)
     SDL_RenderCopy(renderer, backdrop, nil, nil)
     let panels = panelRects
     var stage = SDL_Rect(x: 0, y: panels[0].h, w: Int32(size.width), h: panels[1].y - panels[0].h)
-    SDL_RenderSetClipRect(renderer, &stage)
-    drawSprite(sprite)
+    var spriteArea = SDL_Rect()
+    if SDL_IntersectRect(&stage, &region, &spriteArea) == SDL_TRUE {
+      SDL_RenderSetClipRect(renderer, &spriteArea)
+      drawSprite(sprite)
+    }
     for panel in panels {
       var panel = panel
       var under = sprite
       var overlap = SDL_Rect()
-      guard SDL_IntersectRect(&panel, &under, &overlap) == SDL_TRUE else { continue }
-      SDL_RenderSetClipRect(renderer, &overlap)
+      var drawn = SDL_Rect()
+      guard SDL_IntersectRect(&panel, &under, &overlap) == SDL_TRUE,
+        SDL_IntersectRect(&overlap, &region, &drawn) == SDL_TRUE
+      else { continue }
+      SDL_RenderSetClipRect(renderer, &drawn)
       drawGrid(clipped: true)
       drawSprite(sprite)
       fill(panel, Self.panelColour)
     }
-    SDL_RenderSetClipRect(renderer, nil)
+    SDL_RenderSetClipRect(renderer, &region)
   }
 
   static let panelColour: (UInt8, UInt8, UInt8, UInt8) = (255, 255, 255, 215)

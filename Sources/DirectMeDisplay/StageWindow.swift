@@ -70,6 +70,12 @@ public final class StageWindow {
   /// Whether frames start from the backdrop (`false`: everything is drawn each frame, the
   /// reference the tests compare with).
   public var drawsFromBackdrop = true
+  /// Whether a frame drawn from the backdrop redraws only what changed since the last frame
+  /// (`false`: the whole window each frame).
+  public var drawsChangesOnly = true
+  /// The last frame drawn from the backdrop, with the ninja's rectangle in it; nil when the
+  /// next frame must be drawn whole (none yet, or the window's pixels may be gone).
+  var shown: (scene: Scene, sprite: SDL_Rect)?
   private static let wakeEvent = SDL_RegisterEvents(1)
 
   let buttonRect = SDL_Rect(x: 16, y: 14, w: 240, h: 46)
@@ -299,7 +305,10 @@ public final class StageWindow {
     case Self.wakeEvent:
       return .wake
     case SDL_WINDOWEVENT.rawValue:
-      return .wake  // exposed or resized: redraw
+      // Exposed, resized: the next frame is drawn whole, in case SDL made the window a new
+      // surface.
+      shown = nil
+      return .wake
     default:
       return nil
     }

@@ -196,6 +196,56 @@ struct StageWindowTests {
     #expect(spriteShown == Self.positions.count)
   }
 
+  @Test("a frame that draws only what changed since the last is pixel for pixel the frame drawn whole, through a moving ninja and changing texts")
+  func changesOnly() throws {
+    let window = try makeWindow()
+    let whole = try makeWindow()
+    whole.drawsChangesOnly = false
+    // A walk through the positions (under the panels, half out, a jump across the window),
+    // with the texts changing now and then, and frames where nothing changes.
+    var scenes: [Scene] = []
+    for (index, (x, y)) in Self.positions.enumerated() {
+      for step in 0..<3 {
+        var scene = Scene(
+          spritePosition: Point(x: x + Double(step) * 2.6, y: y - Double(step) * 3.3), isListening: index % 4 != 3,
+          partial: index % 3 == 0 ? "" : "up", lastTranscript: index < 5 ? "" : "move left", lastInstructions: index < 5 ? [] : [.left],
+          level: Double(index % 5) / 4)
+        if index == 7 { scene.rejection = "not sure enough of \"lift\"" }
+        if index == 9 { scene.rescues = ["drown -> down"] }
+        if index == 10 { scene.status = "microphone lost" }
+        scenes.append(scene)
+        if step == 1 { scenes.append(scene) }
+      }
+    }
+    var differing: [String] = []
+    var partial = 0
+    for (index, scene) in scenes.enumerated() {
+      if let shown = window.shown {
+        let regions = try #require(window.changedRegions(from: shown, to: (scene, shown.sprite)))
+        if regions.count < 2 { partial += 1 }
+      }
+      window.draw(scene)
+      whole.draw(scene)
+      let (drawn, reference) = (try window.capturePixels().pixels, try whole.capturePixels().pixels)
+      // memcmp first: an element-wise comparison of 1.9 MB a frame is slow in a debug build.
+      let same = drawn.count == reference.count
+        && drawn.withUnsafeBytes { a in reference.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+      if !same {
+        differing.append("frame \(index) at \(scene.spritePosition): \(zip(drawn, reference).filter { $0 != $1 }.count) bytes")
+      }
+    }
+    #expect(differing.isEmpty, "frames differ: \(differing)")
+    // The frames were drawn in parts (not whole every time).
+    #expect(window.shown != nil && partial > scenes.count / 2)
+    // A frame like the last draws nothing; a moved ninja, only its rectangles.
+    let last = try #require(window.shown)
+    #expect(window.changedRegions(from: last, to: last)?.isEmpty == true)
+    var moved = last.sprite
+    moved.x += 3
+    let regions = try #require(window.changedRegions(from: last, to: (last.scene, moved)))
+    #expect(regions.count == 1 && regions[0].w == last.sprite.w + 3 && regions[0].h == last.sprite.h)
+  }
+
   @Test("a driver that shows nothing is refused unless asked for by name")
   func invisibleDrivers() {
     #expect(StageWindow.invisibleDriver(current: "offscreen", asked: nil) == "offscreen")
