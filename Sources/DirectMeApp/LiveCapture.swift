@@ -181,27 +181,34 @@ public struct LivePipeline: @unchecked Sendable {
         }
       }
     }
+    func handle(_ event: CaptureEvent) throws {
+      switch event {
+      case .lost:
+        post(try listener.finish())  // keep what was heard
+      case .chunk(let samples, let wall):
+        if case .some(let level) = meter.add(channel.isListening ? samples : nil) { channel.post(.level(level)) }
+        if channel.isListening {
+          recorder?.feed(samples)
+          captureTimes.record(
+            streamEnd: listener.time + Double(samples.count) / Double(listener.sampleRate), wall: wall)
+          post(try listener.feed(samples))
+        } else if listener.isInUtterance {
+          post(try listener.finish())
+        }
+      }
+    }
     do {
       while !channel.shouldStop {
         // Wake now and then to notice a stop even when no audio arrives.
         guard let event = capture.chunks.pop(timeout: 0.1) else {
           if capture.chunks.isClosed { break } else { continue }
         }
-        switch event {
-        case .lost:
-          post(try listener.finish())  // keep what was heard
-        case .chunk(let samples, let wall):
-          if case .some(let level) = meter.add(channel.isListening ? samples : nil) { channel.post(.level(level)) }
-          if channel.isListening {
-            recorder?.feed(samples)
-            captureTimes.record(
-              streamEnd: listener.time + Double(samples.count) / Double(listener.sampleRate), wall: wall)
-            post(try listener.feed(samples))
-          } else if listener.isInUtterance {
-            post(try listener.finish())
-          }
-        }
+        try handle(event)
       }
+      // Stopping (time up, quit, SIGTERM): the audio the microphone gave before the stop is
+      // heard too, however far decoding lagged behind it on a busy machine, so that the
+      // utterance under way ends where its speaker stopped, not where decoding had got to.
+      for event in capture.chunks.drain() { try handle(event) }
       post(try listener.finish())
       if let error = capture.fatal.value {
         channel.post(.status("microphone failed: \(error)"))

@@ -110,6 +110,80 @@ struct CaptureTests {
   }
 }
 
+/// A recognizer that counts what it decodes, slowly: decoding lags behind the microphone.
+final class SlowRecognizer: Recognizer {
+  let secondsPerChunk: Double
+  let samples = Locked(0)
+  init(secondsPerChunk: Double) { self.secondsPerChunk = secondsPerChunk }
+  func startUtterance() throws {}
+  func process(_ chunk: [Int16]) throws {
+    Thread.sleep(forTimeInterval: secondsPerChunk)
+    samples.update { $0 += chunk.count }
+  }
+  func partialResult() -> Transcription? { nil }
+  func endUtterance() throws -> RecognitionResult {
+    RecognitionResult(transcriptions: [Transcription(segments: [], score: 0)], start: 0, end: 0)
+  }
+}
+
+/// A microphone that gives `audio` as fast as it is read, then nothing more (each read waits
+/// 10 ms and gives no samples) until the capture stops.
+final class BurstInput: AudioInput {
+  let audio: [Int16]
+  let fragmentSamples = 480
+  let given = Locked(0)
+  init(audio: [Int16]) { self.audio = audio }
+  func read(count: Int) throws -> [Int16] {
+    let from = given.value
+    guard from < audio.count else {
+      Thread.sleep(forTimeInterval: 0.01)
+      return []
+    }
+    let to = min(audio.count, from + count)
+    given.update { $0 = to }
+    return Array(audio[from..<to])
+  }
+}
+
+@Suite("Live pipeline (fake microphone, slow recognizer)")
+struct LivePipelineStopTests {
+  @Test("a stop while decoding lags behind the microphone: the audio captured before it is still heard")
+  func stopDrainsCapturedAudio() throws {
+    // 1 s of near-silence, then 1 s of a loud voiced tone (an utterance), without its end.
+    var random = Signal.Random(seed: 3)
+    let quiet = (0..<16_000).map { _ in Int16(Double.random(in: -30...30, using: &random)) }
+    let tone = (0..<16_000).map { n -> Int16 in
+      let t = Double(n) / 16_000
+      var value = 0.0
+      for harmonic in 1...4 {
+        let h = Double(harmonic)
+        value += 6_000 / h * sin(2 * Double.pi * 180 * h * t)
+      }
+      return Int16(value)
+    }
+    let input = BurstInput(audio: quiet + tone)
+    // 10 ms a 10-ms chunk: the tone's second of audio takes a second to decode, and all of it
+    // is captured at once.
+    let recognizer = SlowRecognizer(secondsPerChunk: 0.01)
+    let channel = StageChannel(listening: true)
+    let pipeline = LivePipeline(
+      recognizer: recognizer, interpreter: Interpreter(),
+      source: AudioSource(connect: { throw Broken() }, isConnectionLost: { _ in false }), first: input,
+      output: Output(line: { _ in }, warning: { _ in }))
+    let done = DispatchSemaphore(value: 0)
+    Thread { pipeline.run(channel); done.signal() }.start()
+    // Stop as soon as the microphone has given everything: decoding is still far behind.
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while input.given.value < input.audio.count, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    let decodedAtStop = recognizer.samples.value
+    channel.requestStop()
+    #expect(done.wait(timeout: .now() + 20) == .success, "the pipeline ends")
+    #expect(decodedAtStop < tone.count / 2, "decoding lagged when the stop came (\(decodedAtStop) samples decoded)")
+    // The utterance began in the tone (less a pre-roll before it): all of the tone is decoded.
+    #expect(recognizer.samples.value >= tone.count, "decoded \(recognizer.samples.value) samples of the tone's \(tone.count)")
+  }
+}
+
 @Suite("Level meter")
 struct LevelMeterTests {
   @Test("reports the loudest 10 ms of each 100 ms, from -60 dBFS (0) to full scale (1), only when it changes, and nothing while not listening")
