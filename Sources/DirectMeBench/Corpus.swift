@@ -354,10 +354,7 @@ public struct CorpusBuilder {
   /// link, a telephone): sox down to 8 kHz and back, nothing above 4 kHz.
   public func narrowband(_ items: [BenchItem], condition: String = Self.narrowband) throws -> [BenchItem] {
     try throughMicrophone(items, half: 0, tag: "8k", cachePrefix: "narrow", idPrefix: "8 kHz", condition: condition) {
-      original, narrow in
-      try Tools.run(["sox", "-R", original, "-r", "8000", narrow + ".8k.wav"])
-      defer { try? FileManager.default.removeItem(atPath: narrow + ".8k.wav") }
-      try Tools.run(["sox", "-R", narrow + ".8k.wav", "-r", "16000", narrow])
+      original, narrow in try Tools.throughNarrowbandLink(original, to: narrow)
     }
   }
 

@@ -52,6 +52,17 @@ public enum Tools {
   }
 
   /// Reads a WAV file as 16 kHz mono samples.
+  /// `source` as a narrowband link gives it (a telephone, a Bluetooth headset): sox down to
+  /// 8 kHz and back to 16 kHz (`-R`: the same input gives the same copy), written to `target`
+  /// (the 8 kHz file between, `target` + ".8k.wav", is removed). The benchmark's narrowband
+  /// microphone; `scripts/narrowband-copies.py` runs the same two commands.
+  public static func throughNarrowbandLink(_ source: String, to target: String) throws {
+    let low = target + ".8k.wav"
+    defer { try? FileManager.default.removeItem(atPath: low) }
+    try run(["sox", "-R", source, "-r", "8000", low])
+    try run(["sox", "-R", low, "-r", "16000", target])
+  }
+
   public static func samples(_ path: String) throws -> [Int16] {
     try AudioFileSource.readAll(path: path)
   }

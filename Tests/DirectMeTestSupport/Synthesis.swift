@@ -1,3 +1,4 @@
+import DirectMeBench
 import Foundation
 
 /// Helpers the test targets share: programs on PATH, temporary folders, and speech made at
@@ -146,16 +147,10 @@ public enum TestSupport {
     guard padded.status == 0 else { throw SynthesisError(message: "sox failed: \(padded.stderr)") }
   }
 
-  /// `source` as a narrowband link gives it (a telephone, a Bluetooth headset): sox down to
-  /// 8 kHz and back to 16 kHz, as the accuracy bench's narrowband microphone, written to
-  /// `target` (the 8 kHz file between is removed).
+  /// `source` as a narrowband link gives it (a telephone, a Bluetooth headset), as the
+  /// accuracy bench's narrowband microphone (`Tools.throughNarrowbandLink`), written to `target`.
   public static func throughNarrowbandLink(_ source: URL, to target: URL) throws {
-    let low = target.deletingPathExtension().appendingPathExtension("8k.wav")
-    defer { try? FileManager.default.removeItem(at: low) }
-    for arguments in [["sox", "-R", source.path, "-r", "8000", low.path], ["sox", "-R", low.path, "-r", "16000", target.path]] {
-      let converted = try run(arguments)
-      guard converted.status == 0 else { throw SynthesisError(message: "\(arguments.joined(separator: " ")): \(converted.stderr)") }
-    }
+    try Tools.throughNarrowbandLink(source.path, to: target.path)
   }
 
   private static func speakSentence(_ text: String, voice: Voice, to url: URL, pad: Double) throws {
