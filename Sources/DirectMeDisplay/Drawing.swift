@@ -18,10 +18,7 @@ extension StageWindow {
   /// renderer draws into the window's own surface), so the frame is pixel for pixel the one
   /// drawn whole; a test compares them.
   public func draw(_ scene: Scene) {
-    let half = (w: Int32(spriteSize.width / 2), h: Int32(spriteSize.height / 2))
-    let spriteRect = SDL_Rect(
-      x: Int32(scene.spritePosition.x.rounded()) - half.w, y: Int32(scene.spritePosition.y.rounded()) - half.h,
-      w: Int32(spriteSize.width), h: Int32(spriteSize.height))
+    let spriteRect = spriteRect(at: scene.spritePosition)
     if drawsFromBackdrop, let backdrop = backdrop() {
       let regions = drawsChangesOnly ? shown.flatMap { changedRegions(from: $0, to: (scene, spriteRect)) } : nil
       for region in regions ?? [SDL_Rect(x: 0, y: 0, w: Int32(size.width), h: Int32(size.height))] {
@@ -30,15 +27,23 @@ extension StageWindow {
         if intersects(region, panelRects[1]) { drawBottomPanel(scene) }
       }
       SDL_RenderSetClipRect(renderer, nil)
+      shown = (scene, spriteRect)
     } else {
       drawGrid()
       drawSprite(spriteRect)
       fillPanels()
       drawTopBar(scene)
       drawBottomPanel(scene)
+      shown = nil
     }
     SDL_RenderPresent(renderer)
-    shown = drawsFromBackdrop && cachedBackdrop != nil ? (scene, spriteRect) : nil
+  }
+
+  /// Where the ninja is drawn when the scene puts it at `position` (its middle, on whole pixels).
+  func spriteRect(at position: Point) -> SDL_Rect {
+    SDL_Rect(
+      x: Int32(position.x.rounded()) - Int32(spriteSize.width / 2), y: Int32(position.y.rounded()) - Int32(spriteSize.height / 2),
+      w: Int32(spriteSize.width), h: Int32(spriteSize.height))
   }
 
   /// The rectangles to draw again to turn the frame `from` into `to` (empty: nothing
