@@ -54,16 +54,6 @@ public final class BlockingQueue<Element>: @unchecked Sendable {
     return item
   }
 
-  /// Every item queued now, without waiting; the queue is then empty.
-  public func drain() -> [Element] {
-    condition.lock()
-    defer { condition.unlock() }
-    let taken = Array(items[head...])
-    items.removeAll()
-    head = 0
-    return taken
-  }
-
   public func close() {
     condition.lock()
     closed = true

@@ -13,8 +13,16 @@ import Dispatch
 /// A microphone: gives the next `count` samples (16 kHz mono), blocking until they are there.
 public protocol AudioInput: AnyObject {
   func read(count: Int) throws -> [Int16]
+  /// What the input has recorded and `read` not yet returned, without waiting for more (at a
+  /// stop: the audio heard before it).
+  func readAvailable() throws -> [Int16]
   /// Samples the input delivers at a time: reading fewer wakes the reader more often for nothing.
   var fragmentSamples: Int { get }
+}
+
+extension AudioInput {
+  /// An input that holds nothing beyond what `read` returns.
+  public func readAvailable() throws -> [Int16] { [] }
 }
 
 extension Microphone: AudioInput {}
@@ -81,10 +89,22 @@ public final class CaptureThread: @unchecked Sendable {
     var backoff = source.backoff.lowerBound
     defer { chunks.close() }
     let chunkSamples = Microphone.sampleRate / 100
-    while !channel.isClosed {
+    /// `samples` handed on as 10 ms chunks at once (each hand-over wakes a thread).
+    func hand(_ samples: [Int16]) {
+      let wall = InstructionTiming.now()
+      chunks.push(contentsOf: stride(from: 0, to: samples.count, by: chunkSamples).map {
+        .chunk(Array(samples[$0..<min(samples.count, $0 + chunkSamples)]), wall: wall)
+      })
+    }
+    // Stopping (time up, quit, SIGTERM): what the microphone recorded before the stop and was
+    // not read yet is handed on too, and the queue closes (`defer` above) once it is.
+    defer {
+      if let rest = try? input?.readAvailable(), !rest.isEmpty { hand(rest) }
+    }
+    while !channel.shouldStop {
       guard let current = input else {
         let deadline = Date(timeIntervalSinceNow: backoff)
-        while Date() < deadline && !channel.isClosed { sleep(seconds: min(0.05, backoff)) }
+        while Date() < deadline && !channel.shouldStop { sleep(seconds: min(0.05, backoff)) }
         do {
           input = try source.connect()
           backoff = source.backoff.lowerBound
@@ -100,13 +120,8 @@ public final class CaptureThread: @unchecked Sendable {
         continue
       }
       do {
-        // A fragment at a time (30 ms from PulseAudio), handed on as 10 ms chunks at once:
-        // each read and each hand-over wakes a thread.
-        let samples = try current.read(count: max(1, current.fragmentSamples / chunkSamples) * chunkSamples)
-        let wall = InstructionTiming.now()
-        chunks.push(contentsOf: stride(from: 0, to: samples.count, by: chunkSamples).map {
-          .chunk(Array(samples[$0..<min(samples.count, $0 + chunkSamples)]), wall: wall)
-        })
+        // A fragment at a time (30 ms from PulseAudio): each read wakes a thread.
+        hand(try current.read(count: max(1, current.fragmentSamples / chunkSamples) * chunkSamples))
       } catch {
         input = nil
         chunks.push(.lost)
@@ -146,6 +161,10 @@ public struct LivePipeline: @unchecked Sendable {
     self.sourceName = sourceName
     self.output = output
   }
+
+  /// Seconds to wait at a stop for the capture thread's last audio (it reads within one
+  /// fragment, 30 ms, of the stop).
+  static let captureGrace = 0.5
 
   /// The producer for `runStage`.
   public var producer: StageProducer {
@@ -207,8 +226,10 @@ public struct LivePipeline: @unchecked Sendable {
       }
       // Stopping (time up, quit, SIGTERM): the audio the microphone gave before the stop is
       // heard too, however far decoding lagged behind it on a busy machine, so that the
-      // utterance under way ends where its speaker stopped, not where decoding had got to.
-      for event in capture.chunks.drain() { try handle(event) }
+      // utterance under way ends where its speaker stopped, not where decoding had got to:
+      // what was queued, then what the capture thread reads once it sees the stop (it closes
+      // the queue then; a microphone stuck in a read is not waited for long).
+      while let event = capture.chunks.pop(timeout: Self.captureGrace) { try handle(event) }
       post(try listener.finish())
       if let error = capture.fatal.value {
         channel.post(.status("microphone failed: \(error)"))

@@ -197,6 +197,20 @@ public final class Microphone {
     return samples
   }
 
+  /// Everything recorded so far that `read` has not returned, without waiting for more: at a
+  /// stop, what the microphone heard before it (the server may hold several fragments when
+  /// the reader fell behind).
+  ///
+  /// The corresponding C functions are `pa_mainloop_iterate` (not blocking) and `pa_stream_peek`.
+  public func readAvailable() throws -> [Int16] {
+    var rounds = 0
+    while rounds < 64, pa_mainloop_iterate(mainloop, 0, nil) > 0 { rounds += 1 }
+    try check("pa_stream_peek")
+    takeReceived()
+    defer { received.removeAll() }
+    return received
+  }
+
   /// Seconds of audio between the microphone and what `read` returns.
   ///
   /// The corresponding C function is `pa_stream_get_latency`.

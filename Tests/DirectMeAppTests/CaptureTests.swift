@@ -145,22 +145,85 @@ final class BurstInput: AudioInput {
   }
 }
 
+/// A microphone whose reads give the first `delivered` samples of `audio` and then nothing
+/// (each read waits 10 ms), while it holds the rest as recorded: only `readAvailable` gives
+/// that, as PulseAudio holds what a reader has not yet taken.
+final class HoldingInput: AudioInput {
+  let audio: [Int16]
+  let delivered: Int
+  let fragmentSamples = 480
+  let given = Locked(0)
+  let heldTaken = Locked(false)
+  init(audio: [Int16], delivered: Int) {
+    self.audio = audio
+    self.delivered = delivered
+  }
+  func read(count: Int) throws -> [Int16] {
+    let from = given.value
+    guard from < delivered else {
+      Thread.sleep(forTimeInterval: 0.01)
+      return []
+    }
+    let to = min(delivered, from + count)
+    given.update { $0 = to }
+    return Array(audio[from..<to])
+  }
+  func readAvailable() throws -> [Int16] {
+    heldTaken.update { $0 = true }
+    let from = given.value
+    given.update { $0 = audio.count }
+    return Array(audio[from...])
+  }
+}
+
+/// 1 s of near-silence, then 1 s of a loud voiced tone (an utterance), without its end.
+private func quietThenTone() -> (quiet: [Int16], tone: [Int16]) {
+  var random = Signal.Random(seed: 3)
+  let quiet = (0..<16_000).map { _ in Int16(Double.random(in: -30...30, using: &random)) }
+  let tone = (0..<16_000).map { n -> Int16 in
+    let t = Double(n) / 16_000
+    var value = 0.0
+    for harmonic in 1...4 {
+      let h = Double(harmonic)
+      value += 6_000 / h * sin(2 * Double.pi * 180 * h * t)
+    }
+    return Int16(value)
+  }
+  return (quiet, tone)
+}
+
 @Suite("Live pipeline (fake microphone, slow recognizer)")
 struct LivePipelineStopTests {
+  @Test("a stop while the microphone still holds recorded audio: the capture reads it and the pipeline hears it")
+  func stopReadsHeldAudio() throws {
+    let (quiet, tone) = quietThenTone()
+    // The reads give the silence and the tone's first half; the second half is held.
+    let input = HoldingInput(audio: quiet + tone, delivered: quiet.count + tone.count / 2)
+    let recognizer = SlowRecognizer(secondsPerChunk: 0)
+    let channel = StageChannel(listening: true)
+    let pipeline = LivePipeline(
+      recognizer: recognizer, interpreter: Interpreter(),
+      source: AudioSource(connect: { throw Broken() }, isConnectionLost: { _ in false }), first: input,
+      output: Output(line: { _ in }, warning: { _ in }))
+    let done = DispatchSemaphore(value: 0)
+    Thread { pipeline.run(channel); done.signal() }.start()
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while input.given.value < input.delivered, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+    Thread.sleep(forTimeInterval: 0.1)  // the delivered audio is decoded (no lag here)
+    let decodedAtStop = recognizer.samples.value
+    channel.close()  // quit, as SIGTERM does
+    #expect(done.wait(timeout: .now() + 20) == .success, "the pipeline ends")
+    #expect(input.heldTaken.value, "the capture asked the microphone for what it held")
+    // The held half is heard after the stop, and with the pre-roll before the tone, all of it.
+    #expect(
+      recognizer.samples.value - decodedAtStop >= tone.count / 2,
+      "decoded \(decodedAtStop) samples before the stop and \(recognizer.samples.value) in all")
+    #expect(recognizer.samples.value >= tone.count, "decoded \(recognizer.samples.value) samples of the tone's \(tone.count)")
+  }
+
   @Test("a stop while decoding lags behind the microphone: the audio captured before it is still heard")
   func stopDrainsCapturedAudio() throws {
-    // 1 s of near-silence, then 1 s of a loud voiced tone (an utterance), without its end.
-    var random = Signal.Random(seed: 3)
-    let quiet = (0..<16_000).map { _ in Int16(Double.random(in: -30...30, using: &random)) }
-    let tone = (0..<16_000).map { n -> Int16 in
-      let t = Double(n) / 16_000
-      var value = 0.0
-      for harmonic in 1...4 {
-        let h = Double(harmonic)
-        value += 6_000 / h * sin(2 * Double.pi * 180 * h * t)
-      }
-      return Int16(value)
-    }
+    let (quiet, tone) = quietThenTone()
     let input = BurstInput(audio: quiet + tone)
     // 10 ms a 10-ms chunk: the tone's second of audio takes a second to decode, and all of it
     // is captured at once.
