@@ -41,6 +41,9 @@ struct EnrollBench: ParsableCommand {
   @Option(help: ArgumentHelp("Also enroll this many real people: the training set's checking speakers with the most clips, each enrolled on 3 takes of each command and half their other words and tested on the rest (0: none).", valueName: "count"))
   var speakers: Int = 4
 
+  @Option(help: ArgumentHelp("Shift the enrolled real people's clips, their enrollment and their tests, by this many cents with sox's pitch (formants and pitch together, as the accuracy bench's higher, lower and children's voices): what enrolling does for a voice far from the model's people. The other real people are scored as recorded.", valueName: "cents"))
+  var speakerPitch: Int = 0
+
   @OptionGroup(title: "Recognizer")
   var recognizer: RecognizerOptions
 
@@ -218,9 +221,27 @@ struct EnrollBench: ParsableCommand {
         var selfBefore = EnrollmentScore()
         var selfAfter = EnrollmentScore()
         var othersAfter = EnrollmentScore()
-        for (speaker, enroll, test) in realSpeakers {
+        if speakerPitch != 0 {
+          report.append("(these speakers' clips, enrollment and tests, shifted \(speakerPitch) cents with sox's pitch; the others as recorded)")
+        }
+        for (speaker, clips, tests) in realSpeakers {
           let folder = outURL.appendingPathComponent("speaker-\(speaker)")
           try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+          /// The clips shifted by `speakerPitch`, written beside the speaker's model.
+          func voiced(_ clips: [LabelledAudio]) throws -> [LabelledAudio] {
+            guard speakerPitch != 0 else { return clips }
+            return try clips.map { clip in
+              var shifted = clip
+              let parts = clip.path.split(separator: "/")
+              shifted.path = folder.appendingPathComponent(parts.suffix(2).joined(separator: "__")).path
+              if !FileManager.default.fileExists(atPath: shifted.path) {
+                try Tools.run(["sox", "-R", "-D", clip.path, shifted.path, "pitch", String(speakerPitch)])
+              }
+              return shifted
+            }
+          }
+          let enroll = try voiced(clips)
+          let test = try voiced(tests)
           let labels = folder.appendingPathComponent(LabelsFormat.fileName)
           try TrainingSet.labels(enroll).write(to: labels, atomically: true, encoding: .utf8)
           let model = folder.appendingPathComponent("personal-model").path
