@@ -166,6 +166,11 @@ public struct RecognizerOptions: ParsableArguments {
     var configuration = configuration
     let detector = try loadDetector()
     configuration.secondOpinion = try secondOpinion(of: detector)
+    // A personal model's voice check gives other voices to the model it was made from: they
+    // are asked about as that model's detector asks.
+    if let profile = try VoiceProfile.load(modelFolder: modelFolder), let others = try Detector.otherVoices(ofModel: modelFolder) {
+      configuration.otherVoicesSecondOpinion = try secondOpinion(of: others, model: profile.otherVoicesModel)
+    }
     configuration.partingMargins = detector.actingMargins(of: Vocabulary.standard.commands.keys, threshold: threshold)
     return configuration
   }
@@ -173,10 +178,12 @@ public struct RecognizerOptions: ParsableArguments {
   /// What the recognizer asks the model `detector`'s model was adapted from (see
   /// `Detector.SecondOpinion`): command words whose margins give a confidence from the
   /// lowest that can act (the operating point, or a companion's) to the opinion's bound.
-  public func secondOpinion(of detector: Detector) throws -> RecognizerConfiguration.SecondOpinionRequest? {
+  /// `model`: the detector's model (the one in use unless said).
+  public func secondOpinion(of detector: Detector, model: String? = nil) throws -> RecognizerConfiguration.SecondOpinionRequest? {
     guard let second = detector.secondOpinion else { return nil }
-    guard let base = AcousticModelFiles.baseModel(of: modelFolder) else {
-      throw Failure("\(detectorFile ?? modelFolder): asks for second opinions, but \(modelFolder) names no model it was adapted from (adaptation.json)")
+    let model = model ?? modelFolder
+    guard let base = AcousticModelFiles.baseModel(of: model) else {
+      throw Failure("\(model == modelFolder ? detectorFile ?? model : model + "/detector.json"): asks for second opinions, but \(model) names no model it was adapted from (adaptation.json)")
     }
     let lowest = detector.lowestActing(threshold: threshold)
     let words = Set(Vocabulary.standard.commands.keys)

@@ -542,7 +542,9 @@ public final class CommandListener {
         result.transcriptions[t].segments[w].toneShare = SignalEvidence.toneShare(frames, of: energies, samples: samples)
         result.transcriptions[t].segments[w].harmonicLead = SignalEvidence.harmonicLead(frames, of: energies, periods: periods, samples: samples)
         // People's words only, as for the verifier: the sound class's speech is people's.
-        if let soundClass = recognizer.soundClass, result.voiceModel == nil {
+        // Other voices than a personal model's owner: the sound class of the model for them.
+        let soundClass = result.voice.map { $0.matches ? recognizer.soundClass : recognizer.otherVoicesSoundClass } ?? recognizer.soundClass
+        if let soundClass, result.voiceModel == nil {
           result.transcriptions[t].segments[w].speechLikeness = soundClass.likeness(
             of: samples, from: frames.lowerBound * 160 - Self.likenessContext, to: frames.upperBound * 160 + Self.likenessContext)
         }

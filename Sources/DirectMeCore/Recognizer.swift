@@ -29,6 +29,9 @@ public protocol Recognizer: AnyObject {
   var wordVerifier: WordVerifier? { get }
   /// Speech against other sounds, for the model (`SoundClass`), if it has one.
   var soundClass: SoundClass? { get }
+  /// With a personal model's voice check: the sound class of the model that decides other
+  /// voices, for their utterances (`RecognitionResult.voice` not the owner's).
+  var otherVoicesSoundClass: SoundClass? { get }
   /// Whether its results' command words carry margins that the detector weighs (a final
   /// pass). Only then does the gate refuse every command word of an utterance without a
   /// voiced frame, and the listener need not decode such an utterance at all.
@@ -39,6 +42,7 @@ extension Recognizer {
   public func resetAdaptation() {}
   public var wordVerifier: WordVerifier? { nil }
   public var soundClass: SoundClass? { nil }
+  public var otherVoicesSoundClass: SoundClass? { nil }
   public var weighsCommandWords: Bool { false }
   public func resultSoFar() throws -> RecognitionResult? { nil }
   public func settle(before time: Double) {}

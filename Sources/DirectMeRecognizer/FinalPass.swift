@@ -96,12 +96,15 @@ extension PocketSphinxRecognizer {
     // A voice far above or below the model's people's (a child's, a deep one) is heard as
     // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
     // model hear every voice as it is.
+    // Other voices than a personal model's owner are heard as the model for them hears them
+    // alone: through its warp.
     var warp = VoiceWarp.FrontEndWarp.inverseLinear(factor: 1)
+    let (warping, warpFront) = voice.map { $0.matches ? (nil, nil) : (otherVoicesWarp, otherVoicesWarpFeatures) } ?? (voiceWarp, warpFeatures)
     // Pitch periods and frame levels of `heard`, measured once for the warp and the checks
     // of the command words.
     var periods: [Int]?
     var energies: [Double]?
-    if routed == nil, voice == nil, let voiceWarp, let warpFeatures {
+    if routed == nil, let voiceWarp = warping, let warpFeatures = warpFront {
       let pitch = SignalEvidence.medianPitch(
         periods: Self.pitchPeriods(&periods, of: heard), sampleRate: Self.sampleRate, minimumFrames: VoiceWarp.childPitchFrames)
       let factor = voiceWarp.factor(warpFeatures.cepstra(heard), medianPitch: pitch)
@@ -114,7 +117,8 @@ extension PocketSphinxRecognizer {
     var result = try final.withWarp(warp) {
       try finalPass(
         on: final, heard: heard,
-        asking: (final === self.final || peopleNarrowband) && voice == nil ? configuration.secondOpinion : nil,
+        asking: voice.map { $0.matches || routed != nil ? nil : configuration.otherVoicesSecondOpinion }
+          ?? (final === self.final || peopleNarrowband ? configuration.secondOpinion : nil),
         fillingDigitalSilence: routed == nil, scored: unwarped ? scored[ObjectIdentifier(final)] : nil, periods: periods,
         energies: energies)
     }

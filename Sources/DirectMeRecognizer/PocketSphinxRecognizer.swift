@@ -69,6 +69,12 @@ public final class PocketSphinxRecognizer: Recognizer {
   public var soundClass: SoundClass?
   /// The front end `voiceWarp` measures with.
   let warpFeatures: VoiceFeatures?
+  /// With a voice check (a personal model): the model for other voices' warp and sound
+  /// class, and the front end that warp measures with. Utterances the check gives to that
+  /// model are heard as it hears them alone (the personal model has neither file).
+  let otherVoicesWarp: VoiceWarp?
+  let otherVoicesWarpFeatures: VoiceFeatures?
+  public let otherVoicesSoundClass: SoundClass?
 
   /// Whether the final pass weighs each command word against other words (its grammar has
   /// `<direction>` and `<garbage>`): only then do its command words carry margins.
@@ -118,7 +124,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       return routing
     }
     routing = try loadRouting(configuration.acousticModel)
-    if let second = configuration.secondOpinion, configuration.finalPass == .batch {
+    for second in [configuration.secondOpinion, configuration.otherVoicesSecondOpinion].compactMap({ $0 }) where configuration.finalPass == .batch {
       try Self.validate(
         model: second.model, of: configuration, namedIn: configuration.acousticModel, as: "the model asked for second opinions")
     }
@@ -130,6 +136,13 @@ public final class PocketSphinxRecognizer: Recognizer {
     soundClass = configuration.finalPass == .batch ? try SoundClass.load(modelFolder: configuration.acousticModel) : nil
     voiceFeatures = profile != nil || routing != nil ? try VoiceFeatures(model: configuration.acousticModel) : nil
     warpFeatures = try voiceWarp.map { try VoiceFeatures(model: configuration.acousticModel, overriding: $0.frontEndOptions) }
+    let othersModel = configuration.finalPass == .batch ? profile?.otherVoicesModel : nil
+    let othersWarp = try othersModel.flatMap { try VoiceWarp.load(modelFolder: $0) }
+    otherVoicesWarp = othersWarp
+    otherVoicesWarpFeatures = try othersModel.flatMap { model in
+      try othersWarp.map { try VoiceFeatures(model: model, overriding: $0.frontEndOptions) }
+    }
+    otherVoicesSoundClass = try othersModel.flatMap { try SoundClass.load(modelFolder: $0) }
     if configuration.finalPass == .batch {
       let loadingFinal = loading
       startThread {
@@ -276,7 +289,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       models.append(routing.model)
       if let narrowband = routing.narrowbandModel { models.append(narrowband) }
     }
-    if let second = configuration.secondOpinion { models.append(second.model) }
+    for second in [configuration.secondOpinion, configuration.otherVoicesSecondOpinion].compactMap({ $0 }) { models.append(second.model) }
     var seen = Set<String>()
     return models.filter { seen.insert($0).inserted }
   }

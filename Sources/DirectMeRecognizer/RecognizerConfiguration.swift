@@ -106,6 +106,9 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// A second model the final pass asks about command words whose margin lies in their
   /// range of `asked` (nil: none; see `Detector.SecondOpinion`).
   public var secondOpinion: SecondOpinionRequest?
+  /// With a personal model's voice check: what the model for other voices asks about their
+  /// utterances (its own detector's `secondOpinion`).
+  public var otherVoicesSecondOpinion: SecondOpinionRequest?
   /// By command word, the margin below which the detector takes it in no way (not even beside
   /// another command): a slot's command word below it whose time spans two sounds or more
   /// parted by pauses has each of them checked on its own (see `PocketSphinxRecognizer.verify`).

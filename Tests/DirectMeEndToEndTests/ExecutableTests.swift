@@ -497,6 +497,62 @@ struct ExecutableTests {
     #expect(after.status == 0, "\(after.stderr)")
   }
 
+  @Test(
+    "a personal model's other voices are decided as the model for them decides alone: its warp, sound class and second opinions",
+    .enabled(if: TestSupport.devSet != nil, "needs ../shared/data/speech-commands-dev"))
+  func personalModelsOtherVoices() throws {
+    let dev = try #require(TestSupport.devSet)
+    let folder = try TestSupport.temporaryFolder("other-voices")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A personal model as `personalize` writes one when no adaptation did better: the shipped
+    // acoustic model and detector (without a second opinion of its own), none of the shipped
+    // folder's warp, sound class, routing or routed models, and a voice check that no voice
+    // passes, naming the shipped model for other voices.
+    let model = folder.appendingPathComponent("personal")
+    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+    let kept = ["means", "variances", "sendump", "transition_matrices", "feat.params", "noisedict", "adaptation.json"]
+    for name in kept {
+      try FileManager.default.createSymbolicLink(
+        at: model.appendingPathComponent(name), withDestinationURL: TestSupport.shippedModel.appendingPathComponent(name))
+    }
+    var detector = try Detector.load(TestSupport.shippedModel.appendingPathComponent("detector.json").path)
+    #expect(detector.secondOpinion != nil, "the shipped detector asks second opinions (else this test checks less)")
+    detector.secondOpinion = nil
+    try detector.json().write(to: model.appendingPathComponent("detector.json"))
+    let profile = VoiceProfile(
+      mean: [Double](repeating: 1000, count: 12), scale: [Double](repeating: 1, count: 12), threshold: 0.01,
+      otherVoicesModel: TestSupport.shippedModel.path)
+    try profile.json().write(to: model.appendingPathComponent(VoiceProfile.fileName))
+    // Real people's commands and other words.
+    let labels = try String(contentsOf: dev.appendingPathComponent("labels.tsv"), encoding: .utf8)
+    let files = labels.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+      .filter { ["up/", "left/", "off/", "go/"].contains(where: $0.hasPrefix) }.map { dev.appendingPathComponent($0).path }
+    try #require(files.count >= 30)
+    /// Each file's JSON line, without the voice check's verdict.
+    func decisions(_ arguments: [String]) throws -> [String] {
+      let run = try TestSupport.run([executable!.path, "replay", "--json"] + arguments + files, timeout: 300)
+      #expect(run.status == 0, "\(run.stderr)")
+      return try run.stdout.split(separator: "\n").map { line in
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        object["utterances"] = (object["utterances"] as? [[String: Any]])?.map { utterance in
+          var utterance = utterance
+          utterance["voice"] = nil
+          return utterance
+        }
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+      }
+    }
+    let personal = try decisions(["--model", model.path])
+    #expect(personal.joined().contains("\"owner\"") == false)
+    let shipped = try decisions(["--model", TestSupport.shippedModel.path])
+    #expect(personal.count == files.count && shipped.count == files.count)
+    let differing = zip(files, zip(personal, shipped)).filter { $1.0 != $1.1 }
+    #expect(differing.isEmpty, "\(differing.count) of \(files.count) decided otherwise: \(differing.prefix(2))")
+    // The evidence compared holds what the model for other voices adds.
+    #expect(shipped.joined().contains("speech_likeness"), "the sound class weighed some word")
+    #expect(shipped.joined().contains("\"warp\""), "some voice was warped")
+  }
+
   @Test("a model's voice routing sends utterances nearer its voices than people to their own model; a broken one is one line")
   func voiceRouting() throws {
     let folder = try TestSupport.temporaryFolder("routing")
