@@ -94,10 +94,9 @@ extension PocketSphinxRecognizer {
     // Only the model's own decisions are checked by a second opinion (not a personal model's
     // in its owner's voice, nor the routed voices' model's).
     // A voice far above or below the model's people's (a child's, a deep one) is heard as
-    // theirs through a warped filterbank (`VoiceWarp`); the routed voices' and a personal
-    // model hear every voice as it is.
-    // Other voices than a personal model's owner are heard as the model for them hears them
-    // alone: through its warp.
+    // theirs through a warped filterbank (`VoiceWarp`); the routed voices' model, and a
+    // personal model its owner, hear every voice as it is. Other voices than a personal
+    // model's owner are heard as the model for them hears them alone: through its warp.
     var warp = VoiceWarp.FrontEndWarp.inverseLinear(factor: 1)
     let (warping, warpFront) = voice.map { $0.matches ? (nil, nil) : (otherVoicesWarp, otherVoicesWarpFeatures) } ?? (voiceWarp, warpFeatures)
     // Pitch periods and frame levels of `heard`, measured once for the warp and the checks
