@@ -181,10 +181,8 @@ public final class Microphone {
       if due > clock.now { sleep(seconds: (due - clock.now).seconds) }
     }
     let asked = clock.now
-    // What came while we slept, without waiting (a few rounds: each takes what one poll found).
-    var rounds = 0
-    while rounds < 8, pa_mainloop_iterate(mainloop, 0, nil) > 0 { rounds += 1 }
-    takeReceived()
+    // What came while we slept (a few rounds: each takes what one poll found).
+    takeArrived(rounds: 8)
     while received.count < count {
       try check("pa_stream_peek")
       try waitForServer("pa_mainloop_iterate")
@@ -203,12 +201,18 @@ public final class Microphone {
   ///
   /// The corresponding C functions are `pa_mainloop_iterate` (not blocking) and `pa_stream_peek`.
   public func readAvailable() throws -> [Int16] {
-    var rounds = 0
-    while rounds < 64, pa_mainloop_iterate(mainloop, 0, nil) > 0 { rounds += 1 }
+    takeArrived(rounds: 64)
     try check("pa_stream_peek")
-    takeReceived()
     defer { received.removeAll() }
     return received
+  }
+
+  /// Runs up to `rounds` rounds of the main loop without waiting, while the server has sent
+  /// something, then moves what the stream holds into `received`.
+  private func takeArrived(rounds: Int) {
+    var round = 0
+    while round < rounds, pa_mainloop_iterate(mainloop, 0, nil) > 0 { round += 1 }
+    takeReceived()
   }
 
   /// Seconds of audio between the microphone and what `read` returns.

@@ -51,7 +51,6 @@ public enum Tools {
     return (String(decoding: stdout, as: UTF8.self), stderr)
   }
 
-  /// Reads a WAV file as 16 kHz mono samples.
   /// `source` as a narrowband link gives it (a telephone, a Bluetooth headset): sox down to
   /// 8 kHz and back to 16 kHz (`-R`: the same input gives the same copy), written to `target`
   /// (the 8 kHz file between, `target` + ".8k.wav", is removed). The benchmark's narrowband
@@ -63,6 +62,7 @@ public enum Tools {
     try run(["sox", "-R", low, "-r", "16000", target])
   }
 
+  /// Reads a WAV file as 16 kHz mono samples.
   public static func samples(_ path: String) throws -> [Int16] {
     try AudioFileSource.readAll(path: path)
   }

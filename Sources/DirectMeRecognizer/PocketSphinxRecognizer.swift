@@ -124,7 +124,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       return routing
     }
     routing = try loadRouting(configuration.acousticModel)
-    for second in [configuration.secondOpinion, configuration.otherVoicesSecondOpinion].compactMap({ $0 }) where configuration.finalPass == .batch {
+    for second in configuration.secondOpinions where configuration.finalPass == .batch {
       try Self.validate(
         model: second.model, of: configuration, namedIn: configuration.acousticModel, as: "the model asked for second opinions")
     }
@@ -289,7 +289,7 @@ public final class PocketSphinxRecognizer: Recognizer {
       models.append(routing.model)
       if let narrowband = routing.narrowbandModel { models.append(narrowband) }
     }
-    for second in [configuration.secondOpinion, configuration.otherVoicesSecondOpinion].compactMap({ $0 }) { models.append(second.model) }
+    models += configuration.secondOpinions.map(\.model)
     var seen = Set<String>()
     return models.filter { seen.insert($0).inserted }
   }

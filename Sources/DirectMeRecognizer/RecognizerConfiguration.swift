@@ -109,6 +109,8 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// With a personal model's voice check: what the model for other voices asks about their
   /// utterances (its own detector's `secondOpinion`).
   public var otherVoicesSecondOpinion: SecondOpinionRequest?
+  /// Every second opinion the final pass may ask (each model to validate and load).
+  public var secondOpinions: [SecondOpinionRequest] { [secondOpinion, otherVoicesSecondOpinion].compactMap { $0 } }
   /// By command word, the margin below which the detector takes it in no way (not even beside
   /// another command): a slot's command word below it whose time spans two sounds or more
   /// parted by pauses has each of them checked on its own (see `PocketSphinxRecognizer.verify`).

@@ -126,37 +126,19 @@ final class SlowRecognizer: Recognizer {
   }
 }
 
-/// A microphone that gives `audio` as fast as it is read, then nothing more (each read waits
-/// 10 ms and gives no samples) until the capture stops.
+/// A microphone whose reads give the first `delivered` samples of `audio` (all of it unless
+/// said) as fast as they are read, and then nothing more (each read waits 10 ms and gives no
+/// samples) until the capture stops, while it holds the rest as recorded: only
+/// `readAvailable` gives that, as PulseAudio holds what a reader has not yet taken.
 final class BurstInput: AudioInput {
-  let audio: [Int16]
-  let fragmentSamples = 480
-  let given = Locked(0)
-  init(audio: [Int16]) { self.audio = audio }
-  func read(count: Int) throws -> [Int16] {
-    let from = given.value
-    guard from < audio.count else {
-      Thread.sleep(forTimeInterval: 0.01)
-      return []
-    }
-    let to = min(audio.count, from + count)
-    given.update { $0 = to }
-    return Array(audio[from..<to])
-  }
-}
-
-/// A microphone whose reads give the first `delivered` samples of `audio` and then nothing
-/// (each read waits 10 ms), while it holds the rest as recorded: only `readAvailable` gives
-/// that, as PulseAudio holds what a reader has not yet taken.
-final class HoldingInput: AudioInput {
   let audio: [Int16]
   let delivered: Int
   let fragmentSamples = 480
   let given = Locked(0)
   let heldTaken = Locked(false)
-  init(audio: [Int16], delivered: Int) {
+  init(audio: [Int16], delivered: Int? = nil) {
     self.audio = audio
-    self.delivered = delivered
+    self.delivered = delivered ?? audio.count
   }
   func read(count: Int) throws -> [Int16] {
     let from = given.value
@@ -194,19 +176,26 @@ private func quietThenTone() -> (quiet: [Int16], tone: [Int16]) {
 
 @Suite("Live pipeline (fake microphone, slow recognizer)")
 struct LivePipelineStopTests {
-  @Test("a stop while the microphone still holds recorded audio: the capture reads it and the pipeline hears it")
-  func stopReadsHeldAudio() throws {
-    let (quiet, tone) = quietThenTone()
-    // The reads give the silence and the tone's first half; the second half is held.
-    let input = HoldingInput(audio: quiet + tone, delivered: quiet.count + tone.count / 2)
-    let recognizer = SlowRecognizer(secondsPerChunk: 0)
-    let channel = StageChannel(listening: true)
+  /// Runs the live pipeline from `input` through `recognizer` on a thread of its own; the
+  /// semaphore is signalled when it ends.
+  func start(_ input: BurstInput, _ recognizer: SlowRecognizer, _ channel: StageChannel) -> DispatchSemaphore {
     let pipeline = LivePipeline(
       recognizer: recognizer, interpreter: Interpreter(),
       source: AudioSource(connect: { throw Broken() }, isConnectionLost: { _ in false }), first: input,
       output: Output(line: { _ in }, warning: { _ in }))
     let done = DispatchSemaphore(value: 0)
     Thread { pipeline.run(channel); done.signal() }.start()
+    return done
+  }
+
+  @Test("a stop while the microphone still holds recorded audio: the capture reads it and the pipeline hears it")
+  func stopReadsHeldAudio() throws {
+    let (quiet, tone) = quietThenTone()
+    // The reads give the silence and the tone's first half; the second half is held.
+    let input = BurstInput(audio: quiet + tone, delivered: quiet.count + tone.count / 2)
+    let recognizer = SlowRecognizer(secondsPerChunk: 0)
+    let channel = StageChannel(listening: true)
+    let done = start(input, recognizer, channel)
     let deadline = Date(timeIntervalSinceNow: 10)
     while input.given.value < input.delivered, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
     Thread.sleep(forTimeInterval: 0.1)  // the delivered audio is decoded (no lag here)
@@ -229,12 +218,7 @@ struct LivePipelineStopTests {
     // is captured at once.
     let recognizer = SlowRecognizer(secondsPerChunk: 0.01)
     let channel = StageChannel(listening: true)
-    let pipeline = LivePipeline(
-      recognizer: recognizer, interpreter: Interpreter(),
-      source: AudioSource(connect: { throw Broken() }, isConnectionLost: { _ in false }), first: input,
-      output: Output(line: { _ in }, warning: { _ in }))
-    let done = DispatchSemaphore(value: 0)
-    Thread { pipeline.run(channel); done.signal() }.start()
+    let done = start(input, recognizer, channel)
     // Stop as soon as the microphone has given everything: decoding is still far behind.
     let deadline = Date(timeIntervalSinceNow: 10)
     while input.given.value < input.audio.count, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
