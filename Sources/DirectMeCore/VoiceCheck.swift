@@ -36,6 +36,12 @@ public struct VoiceProfile: ModelFolderFile, Hashable, Sendable {
   /// (the references hold synthetic voices like the owner's, at other rates and pitches): as
   /// far as `share` of the enrollment's recordings lay, each against the others.
   public var recordingsMargin: Double?
+  /// The owner's utterances are heard through a front end warped by this factor (sphinxbase's
+  /// inverse linear warp: frequencies divided by it), chosen at enrollment as the factor that
+  /// heard their recordings best; nil (or 1): as they are. A voice far above or below the
+  /// model's people's (a child's) is brought nearer theirs by a warp, which adapting on a
+  /// minute of audio does not do (see `PersonalizeJob.ownerWarp`).
+  public var warp: Double?
   /// How it was made, for people reading the file.
   public var notes: [String: String]
 
@@ -141,8 +147,11 @@ public struct VoiceProfile: ModelFolderFile, Hashable, Sendable {
 
   /// Why the profile cannot be used, nil when it can.
   public var problem: String? {
-    !mean.isEmpty && mean.count == scale.count && threshold > 0
-      ? nil : "mean and scale must have the same length, the threshold above 0"
+    guard !mean.isEmpty, mean.count == scale.count, threshold > 0 else {
+      return "mean and scale must have the same length, the threshold above 0"
+    }
+    if let warp, !(warp >= 0.5 && warp <= 2) { return "the warp must lie within 0.5 to 2 (got \(warp))" }
+    return nil
   }
 }
 

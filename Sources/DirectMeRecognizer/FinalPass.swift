@@ -96,14 +96,18 @@ extension PocketSphinxRecognizer {
     // A voice far above or below the model's people's (a child's, a deep one) is heard as
     // theirs through a warped filterbank (`VoiceWarp`); the routed voices' model, and a
     // personal model its owner, hear every voice as it is. Other voices than a personal
-    // model's owner are heard as the model for them hears them alone: through its warp.
+    // model's owner are heard as the model for them hears them alone: through its warp. The
+    // owner is heard through the warp chosen for their voice when they enrolled, if any.
     var warp = VoiceWarp.FrontEndWarp.inverseLinear(factor: 1)
     let (warping, warpFront) = voice.map { $0.matches ? (nil, nil) : (otherVoicesWarp, otherVoicesWarpFeatures) } ?? (voiceWarp, warpFeatures)
+    let fixedWarp = configuration.everyUtteranceWarp ?? (voice?.matches == true ? voiceCheck?.profile.warp : nil)
     // Pitch periods and frame levels of `heard`, measured once for the warp and the checks
     // of the command words.
     var periods: [Int]?
     var energies: [Double]?
-    if routed == nil, let voiceWarp = warping, let warpFeatures = warpFront {
+    if routed == nil, let fixedWarp {
+      warp = .inverseLinear(factor: fixedWarp)
+    } else if routed == nil, let voiceWarp = warping, let warpFeatures = warpFront {
       let pitch = SignalEvidence.medianPitch(
         periods: Self.pitchPeriods(&periods, of: heard), sampleRate: Self.sampleRate, minimumFrames: VoiceWarp.childPitchFrames)
       let factor = voiceWarp.factor(warpFeatures.cepstra(heard), medianPitch: pitch)

@@ -109,6 +109,11 @@ public struct RecognizerConfiguration: Hashable, Sendable {
   /// With a personal model's voice check: what the model for other voices asks about their
   /// utterances (its own detector's `secondOpinion`).
   public var otherVoicesSecondOpinion: SecondOpinionRequest?
+  /// Every utterance (not routed to another model) is heard by the final pass through a front
+  /// end warped by this factor (sphinxbase's inverse linear warp), whatever its voice: how
+  /// `personalize` tries warps for the voice it enrolls (nil: each utterance's own, as the
+  /// model's `VoiceWarp` and a personal model's `VoiceProfile.warp` choose).
+  public var everyUtteranceWarp: Double?
   /// Every second opinion the final pass may ask (each model to validate and load).
   public var secondOpinions: [SecondOpinionRequest] { [secondOpinion, otherVoicesSecondOpinion].compactMap { $0 } }
   /// By command word, the margin below which the detector takes it in no way (not even beside

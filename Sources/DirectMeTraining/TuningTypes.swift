@@ -74,6 +74,13 @@ public struct TuningScore: Hashable, Sendable, Codable {
   /// command.
   public var besideOtherWords = 0
   public var besideExtra = 0.0
+
+  /// Recordings handled wrongly: commands not exactly right, other speech and noise that moved
+  /// the ninja.
+  public var errors: Int {
+    commands - Int((accuracy * Double(commands)).rounded()) + Int((falseAlarmsPooled * Double(otherSpeech)).rounded())
+      + Int((noiseFalseAlarms * Double(noise)).rounded())
+  }
 }
 
 /// Targets and safety margins of tuning.

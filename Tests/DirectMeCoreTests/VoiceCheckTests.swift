@@ -92,6 +92,14 @@ struct VoiceCheckTests {
     try Data("{\"mean\": [1], \"scale\": [], \"threshold\": 1, \"otherVoicesModel\": \"/b\", \"notes\": {}}".utf8)
       .write(to: folder.appendingPathComponent(VoiceProfile.fileName))
     #expect(throws: VoiceFileError.self) { try VoiceProfile.load(modelFolder: folder.path) }
+    // The owner's warp survives JSON; one no front end could use is named.
+    var warped = profile
+    warped.warp = 1.68
+    try warped.json().write(to: folder.appendingPathComponent(VoiceProfile.fileName))
+    #expect(try VoiceProfile.load(modelFolder: folder.path)?.warp == 1.68)
+    warped.warp = 5
+    try warped.json().write(to: folder.appendingPathComponent(VoiceProfile.fileName))
+    #expect(throws: VoiceFileError.self) { try VoiceProfile.load(modelFolder: folder.path) }
   }
 
   @Test("an utterance in another voice is decided by the other voices' detector")

@@ -553,6 +553,47 @@ struct ExecutableTests {
     #expect(shipped.joined().contains("\"warp\""), "some voice was warped")
   }
 
+  @Test("a personal model's owner is heard through the warp chosen for their voice; other voices are not")
+  func personalModelsOwnerWarp() throws {
+    let folder = try TestSupport.temporaryFolder("owner-warp")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("left.wav")
+    try TestSupport.speak("left", voice: flite, to: file)
+    // The shipped acoustic model and detector (without a second opinion of its own, as
+    // `personalize` writes it), and a voice check that `owner` passes (every
+    // voice) or that no voice passes.
+    let model = folder.appendingPathComponent("personal")
+    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+    for name in ["means", "variances", "sendump", "transition_matrices", "feat.params", "noisedict", "adaptation.json"] {
+      try FileManager.default.createSymbolicLink(
+        at: model.appendingPathComponent(name), withDestinationURL: TestSupport.shippedModel.appendingPathComponent(name))
+    }
+    var detector = try Detector.load(TestSupport.shippedModel.appendingPathComponent("detector.json").path)
+    detector.secondOpinion = nil
+    try detector.json().write(to: model.appendingPathComponent("detector.json"))
+    func replay(warp: Double?, owner: Bool) throws -> (status: Int32, stdout: String, stderr: String) {
+      var profile = VoiceProfile(
+        mean: [Double](repeating: owner ? 0 : 1000, count: 12), scale: [Double](repeating: 1, count: 12),
+        threshold: owner ? 1e6 : 0.01, otherVoicesModel: TestSupport.shippedModel.path)
+      profile.warp = warp
+      try profile.json().write(to: model.appendingPathComponent(VoiceProfile.fileName))
+      let run = try TestSupport.run([executable!.path, "replay", "--json", "--model", model.path, file.path])
+      return (run.status, run.stdout, run.stderr)
+    }
+    let warped = try replay(warp: 1.41, owner: true)
+    #expect(warped.status == 0, "\(warped.stderr)")
+    #expect(warped.stdout.contains("\"owner\":true") && warped.stdout.contains("\"warp\":1.41"), "\(warped.stdout)")
+    #expect(warped.stdout.contains("\"instructions\":[\"left\"]"), "\(warped.stdout)")
+    let asItIs = try replay(warp: nil, owner: true)
+    #expect(asItIs.stdout.contains("\"owner\":true") && !asItIs.stdout.contains("\"warp\""), "\(asItIs.stdout)")
+    let stranger = try replay(warp: 1.41, owner: false)
+    #expect(stranger.stdout.contains("\"owner\":false") && !stranger.stdout.contains("\"warp\":1.41"), "\(stranger.stdout)")
+    // A warp no front end could use: one line naming the file.
+    let broken = try replay(warp: 7, owner: true)
+    #expect(broken.status == 1)
+    #expect(broken.stderr.split(separator: "\n").count == 1 && broken.stderr.contains("voice.json"), "\(broken.stderr)")
+  }
+
   @Test("a model's voice routing sends utterances nearer its voices than people to their own model; a broken one is one line")
   func voiceRouting() throws {
     let folder = try TestSupport.temporaryFolder("routing")
