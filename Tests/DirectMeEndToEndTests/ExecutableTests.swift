@@ -454,6 +454,8 @@ struct ExecutableTests {
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("before: commands"), "\(run.stdout)")
     #expect(run.stdout.contains("after : commands"), "\(run.stdout)")
+    // A voice the shipped model hears well is heard as it is (no warp of its own).
+    #expect(run.stdout.contains("your voice is heard as it is"), "\(run.stdout)")
     #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent("mdef").path))
     #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent("detector.json").path))
     let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("config/directme/settings.json"))) as? [String: Any]
