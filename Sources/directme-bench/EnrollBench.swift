@@ -250,7 +250,8 @@ struct EnrollBench: ParsableCommand {
           let b = try PersonalizeJob.score(model: base, dictionary: dictionary, grammar: grammar, recordings: test)
           let a = try PersonalizeJob.score(model: model, dictionary: dictionary, grammar: grammar, recordings: test)
           let others = try PersonalizeJob.score(model: model, dictionary: dictionary, grammar: grammar, recordings: testSets[peopleIndex])
-          report.append(row("* \(speaker)", b, a))
+          let warp = try VoiceProfile.load(modelFolder: model)?.warp.map { String(format: " (warp %.2f)", $0) } ?? ""
+          report.append(row("* \(speaker)\(warp)", b, a))
           report.append(row("    real people, others", before[peopleIndex], others))
           selfBefore = selfBefore + b
           selfAfter = selfAfter + a

@@ -15,8 +15,11 @@ struct Personalize: ParsableCommand {
     discussion: """
       Adapts the model in use (MLLR for a few minutes of audio), keeps its detector (--tune \
       learns one from your recordings instead), scores your recordings before and after, and \
-      saves the new model as your default in \(UserSettings.path). --reset goes back to \
-      DirectMe's shipped model; --no-personal-model ignores it for one run.
+      saves the new model as your default in \(UserSettings.path). A voice the model hears \
+      badly (a child's, a very deep one) is first tried through warps of the front end, and \
+      heard through the one that gets clearly more of your recordings right; only utterances \
+      in your voice use your model and its warp. --reset goes back to DirectMe's shipped \
+      model; --no-personal-model ignores it for one run.
       """
   )
 
