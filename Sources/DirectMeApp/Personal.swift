@@ -182,9 +182,12 @@ public struct PersonalizeJob {
   }
 
   /// The warps tried for the enrolled voice (sphinxbase's inverse linear warp, frequencies
-  /// divided by the factor): about 900, 600 and 300 cents down, 300, 600 and 900 up, and the
-  /// child's warp (`VoiceWarp.childFactor`, about 1,020 up).
-  public static let warpCandidates: [Double] = [0.59, 0.71, 0.84, 1.19, 1.41, 1.68, VoiceWarp.childFactor]
+  /// divided by the factor): about 1,200, 900, 600 and 300 cents down, 300, 600 and 900 up,
+  /// and the child's warp (`VoiceWarp.childFactor`, about 1,020 up). Measured 2026-12-08
+  /// (stop 136, `directme-bench enroll`, four real people's voices shifted 600 cents down):
+  /// 0.71 the lowest, 23 errors of 81; 0.59, 19; 0.5, 16. 2.0 beside 1.8 changed nothing at
+  /// 600 cents up (17 of 81), and is not tried.
+  public static let warpCandidates: [Double] = [0.5, 0.59, 0.71, 0.84, 1.19, 1.41, 1.68, VoiceWarp.childFactor]
   /// How many fewer of the enrollment's recordings a warp must get wrong than the model as it
   /// hears every voice, at least, and as a share of the recordings: a voice the model hears
   /// well keeps being heard as it is (a warp that fixes one take of 25 is chance).
