@@ -200,30 +200,38 @@ public struct PersonalizeJob {
 
   /// The warp the enrolled voice is heard best through, nil when none is clearly better than
   /// `base` as it hears every voice (its own `VoiceWarp` per utterance): each candidate scores
-  /// the recordings with `base`'s detector as it is (see `chosenWarp`). Also what each did.
-  func ownerWarp(detector: Detector, recordings: [LabelledAudio]) throws -> (factor: Double?, tried: String) {
-    var errors: [Int] = []
+  /// the recordings with `base`'s detector as it is (see `chosenWarp`). Also what each did, and
+  /// `base`'s personal point with the warp kept (`personalPoint`, not decoded again).
+  func ownerWarp(
+    detector: Detector, recordings: [LabelledAudio]
+  ) throws -> (factor: Double?, tried: String, point: (detector: Detector, before: TuningScore, after: TuningScore)) {
     let bar = StageProgress()
-    for (index, factor) in ([nil] + Self.warpCandidates).enumerated() {
-      bar.update("trying warps for your voice", index, Self.warpCandidates.count + 1)
-      errors.append(try personalPoint(base, detector: detector, recordings: recordings, warp: factor).before.errors)
-      // No warp can make `clearGain` fewer errors than a voice heard this well makes.
-      if index == 0, errors[0] < Self.clearGain(recordings: recordings.count) {
-        bar.finish()
-        output.line("your voice is heard as it is (\(errors[0]) errors of \(recordings.count) recordings: no warp tried)")
-        return (nil, "none: \(errors[0]) errors of \(recordings.count) recordings as heard")
-      }
+    let total = Self.warpCandidates.count + 1
+    bar.update("trying warps for your voice", 0, total)
+    let asHeard = try personalPoint(base, detector: detector, recordings: recordings)
+    let asItIs = asHeard.before.errors
+    // No warp can make `clearGain` fewer errors than a voice heard this well makes.
+    guard asItIs >= Self.clearGain(recordings: recordings.count) else {
+      bar.finish()
+      output.line("your voice is heard as it is (\(asItIs) errors of \(recordings.count) recordings: no warp tried)")
+      return (nil, "none: \(asItIs) errors of \(recordings.count) recordings as heard", asHeard)
+    }
+    var points: [(detector: Detector, before: TuningScore, after: TuningScore)] = []
+    for (index, factor) in Self.warpCandidates.enumerated() {
+      bar.update("trying warps for your voice", index + 1, total)
+      points.append(try personalPoint(base, detector: detector, recordings: recordings, warp: factor))
     }
     bar.finish()
-    let tried: [(factor: Double, errors: Int)] = zip(Self.warpCandidates, errors.dropFirst()).map { ($0, $1) }
-    let chosen = Self.chosenWarp(asItIs: errors[0], tried: tried, recordings: recordings.count)
+    let tried = zip(Self.warpCandidates, points).map { (factor: $0, errors: $1.before.errors) }
+    let chosen = Self.chosenWarp(asItIs: asItIs, tried: tried, recordings: recordings.count)
     let summary =
-      "errors of \(recordings.count) recordings: as heard \(errors[0]), "
+      "errors of \(recordings.count) recordings: as heard \(asItIs), "
       + tried.map { String(printf: "%.2f: %d", $0.factor, $0.errors) }.joined(separator: ", ")
     output.line(
       "warps tried for your voice (\(summary))"
         + (chosen.map { String(printf: " -> your voice is heard through a warp of %.2f", $0) } ?? " -> as it is"))
-    return (chosen, summary)
+    let point = chosen.flatMap { Self.warpCandidates.firstIndex(of: $0) }.map { points[$0] } ?? asHeard
+    return (chosen, summary, point)
   }
 
   /// The warp with the fewest errors on the enrollment's recordings (the nearer 1 of two
@@ -295,7 +303,7 @@ public struct PersonalizeJob {
       // on the recordings than the base model as it is (routing included), each at the
       // speaker's own point. (Asking it to do so by `clearGain`, as a warp must, changed one
       // of `directme-bench enroll`'s choices and no test recording: stop 136.)
-      var personal = try personalPoint(base, detector: detector, recordings: recordings, warp: warp)
+      var personal = try warping?.point ?? personalPoint(base, detector: detector, recordings: recordings, warp: warp)
       var chosen: Int?
       for (index, adaptation) in adaptations.enumerated() {
         let candidate = try personalPoint(adaptation.folder.path, detector: detector, recordings: recordings)

@@ -499,6 +499,23 @@ struct ExecutableTests {
     #expect(after.status == 0, "\(after.stderr)")
   }
 
+  /// A personal model as `personalize` writes one when no adaptation did better, in `folder`:
+  /// the shipped acoustic model (linked) and detector (without a second opinion of its own),
+  /// none of the shipped folder's warp, sound class, routing or routed models, and no voice
+  /// check yet (each test writes its own `voice.json`).
+  func personalFolder(in folder: URL) throws -> URL {
+    let model = folder.appendingPathComponent("personal")
+    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+    for name in ["means", "variances", "sendump", "transition_matrices", "feat.params", "noisedict", "adaptation.json"] {
+      try FileManager.default.createSymbolicLink(
+        at: model.appendingPathComponent(name), withDestinationURL: TestSupport.shippedModel.appendingPathComponent(name))
+    }
+    var detector = try Detector.load(TestSupport.shippedModel.appendingPathComponent("detector.json").path)
+    detector.secondOpinion = nil
+    try detector.json().write(to: model.appendingPathComponent("detector.json"))
+    return model
+  }
+
   @Test(
     "a personal model's other voices are decided as the model for them decides alone: its warp, sound class and second opinions",
     .enabled(if: TestSupport.devSet != nil, "needs ../shared/data/speech-commands-dev"))
@@ -506,21 +523,12 @@ struct ExecutableTests {
     let dev = try #require(TestSupport.devSet)
     let folder = try TestSupport.temporaryFolder("other-voices")
     defer { try? FileManager.default.removeItem(at: folder) }
-    // A personal model as `personalize` writes one when no adaptation did better: the shipped
-    // acoustic model and detector (without a second opinion of its own), none of the shipped
-    // folder's warp, sound class, routing or routed models, and a voice check that no voice
-    // passes, naming the shipped model for other voices.
-    let model = folder.appendingPathComponent("personal")
-    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-    let kept = ["means", "variances", "sendump", "transition_matrices", "feat.params", "noisedict", "adaptation.json"]
-    for name in kept {
-      try FileManager.default.createSymbolicLink(
-        at: model.appendingPathComponent(name), withDestinationURL: TestSupport.shippedModel.appendingPathComponent(name))
-    }
-    var detector = try Detector.load(TestSupport.shippedModel.appendingPathComponent("detector.json").path)
-    #expect(detector.secondOpinion != nil, "the shipped detector asks second opinions (else this test checks less)")
-    detector.secondOpinion = nil
-    try detector.json().write(to: model.appendingPathComponent("detector.json"))
+    // A personal model as `personalize` writes one when no adaptation did better, with a voice
+    // check that no voice passes, naming the shipped model for other voices.
+    let model = try personalFolder(in: folder)
+    #expect(
+      try Detector.load(TestSupport.shippedModel.appendingPathComponent("detector.json").path).secondOpinion != nil,
+      "the shipped detector asks second opinions (else this test checks less)")
     let profile = VoiceProfile(
       mean: [Double](repeating: 1000, count: 12), scale: [Double](repeating: 1, count: 12), threshold: 0.01,
       otherVoicesModel: TestSupport.shippedModel.path)
@@ -561,18 +569,9 @@ struct ExecutableTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("left.wav")
     try TestSupport.speak("left", voice: flite, to: file)
-    // The shipped acoustic model and detector (without a second opinion of its own, as
-    // `personalize` writes it), and a voice check that `owner` passes (every
-    // voice) or that no voice passes.
-    let model = folder.appendingPathComponent("personal")
-    try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-    for name in ["means", "variances", "sendump", "transition_matrices", "feat.params", "noisedict", "adaptation.json"] {
-      try FileManager.default.createSymbolicLink(
-        at: model.appendingPathComponent(name), withDestinationURL: TestSupport.shippedModel.appendingPathComponent(name))
-    }
-    var detector = try Detector.load(TestSupport.shippedModel.appendingPathComponent("detector.json").path)
-    detector.secondOpinion = nil
-    try detector.json().write(to: model.appendingPathComponent("detector.json"))
+    // A personal model as `personalize` writes one when no adaptation did better, with a voice
+    // check that `owner` passes (every voice) or that no voice passes.
+    let model = try personalFolder(in: folder)
     func replay(warp: Double?, owner: Bool) throws -> (status: Int32, stdout: String, stderr: String) {
       var profile = VoiceProfile(
         mean: [Double](repeating: owner ? 0 : 1000, count: 12), scale: [Double](repeating: 1, count: 12),
